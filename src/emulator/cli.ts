@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { EMULATOR_DEFAULT_CLIENT } from './config.js';
+import { startEmulator } from './server.js';
+import type { EmulatorOptions } from './types.js';
+
+const USAGE = `Usage: otpless-emulator [options]
+
+Runs a local OTPless service: the auth host, the user-auth host and a dev inbox.
+
+Options:
+  --port N              auth host port (default 4700; 0 picks a free port)
+  --user-auth-port M    user-auth host port (default N+1, or a free port when N is 0)
+  --host H              interface to listen on (default 127.0.0.1)
+  --client-id X         accepted client id (default ${EMULATOR_DEFAULT_CLIENT.clientId})
+  --client-secret Y     its secret (give both or neither)
+  --quiet               do not print each sent link
+  --help                show this help`;
+
+const DEFAULT_PORT = 4700;
+
+/** A command-line mistake: the message is printed with the usage, and the exit code is 2. */
+class UsageError extends Error {}
+
+function parsePort(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`${name} must be a port from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+/** Options for startEmulator from argv, or 'help'. Throws UsageError on bad arguments. */
+function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        'user-auth-port': { type: 'string' },
+        host: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const authPort = parsePort('--port', values.port) ?? DEFAULT_PORT;
+  const userAuthPort = parsePort('--user-auth-port', values['user-auth-port']) ?? (authPort === 0 ? 0 : authPort + 1);
+  if (userAuthPort > 65535) throw new UsageError('--port 65535 leaves no port for the user-auth host: give --user-auth-port');
+  const clientId = values['client-id'];
+  const clientSecret = values['client-secret'];
+  if ((clientId === undefined) !== (clientSecret === undefined)) throw new UsageError('give --client-id and --client-secret together');
+  if (clientId === '' || clientSecret === '') throw new UsageError('--client-id and --client-secret must not be empty');
+  return {
+    authPort,
+    userAuthPort,
+    ...(values.host !== undefined ? { host: values.host } : {}),
+    ...(clientId !== undefined && clientSecret !== undefined ? { clients: [{ clientId, clientSecret }] } : {}),
+    quiet: values.quiet ?? false,
+  };
+}
+
+async function main(): Promise<void> {
+  let options: EmulatorOptions | 'help';
+  try {
+    options = parseCliArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`otpless-emulator: ${error.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const emulator = await startEmulator(options);
+  const [client] = emulator.clients;
+  // The emulator's own credentials are printed on purpose: a developer pastes them into the app.
+  console.log(`OTPless emulator running
+  auth URL:       ${emulator.authUrl}
+  user-auth URL:  ${emulator.userAuthUrl}
+  dev inbox:      ${emulator.authUrl}/
+  client id:      ${client?.clientId ?? ''}
+  client secret:  ${client?.clientSecret ?? ''}
+Press Ctrl+C to stop.`);
+  const stop = (signal: NodeJS.Signals): void => {
+    console.log(`Received ${signal}, closing.`);
+    void emulator.close().then(() => {
+      process.exitCode = 0;
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`otpless-emulator: ${(error as Error).message ?? String(error)}`);
+  process.exitCode = 1;
+});

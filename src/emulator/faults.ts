@@ -1,0 +1,60 @@
+import type { FaultSpec } from './types.js';
+
+interface ArmedFault {
+  readonly spec: FaultSpec;
+  remaining: number;
+}
+
+function checkSpec(spec: FaultSpec): void {
+  if (!spec || typeof spec.path !== 'string' || !spec.path.startsWith('/')) {
+    throw new TypeError('fault(spec): spec.path must be a path starting with "/", e.g. "/auth/v1/verify/code"');
+  }
+  if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 100 && spec.status <= 599)) {
+    throw new TypeError(`fault(spec): spec.status must be an HTTP status from 100 to 599, got ${String(spec.status)}`);
+  }
+  if (spec.delayMs !== undefined && !(Number.isFinite(spec.delayMs) && spec.delayMs >= 0)) {
+    throw new TypeError(`fault(spec): spec.delayMs must be a finite number >= 0, got ${String(spec.delayMs)}`);
+  }
+  const times = spec.times ?? 1;
+  if (!(times === Infinity || (Number.isInteger(times) && times >= 1))) {
+    throw new TypeError(`fault(spec): spec.times must be an integer >= 1 or Infinity, got ${String(spec.times)}`);
+  }
+  if (spec.reset && (spec.status !== undefined || spec.body !== undefined || spec.headers !== undefined)) {
+    throw new TypeError('fault(spec): spec.reset destroys the socket, so it cannot be combined with status, body or headers');
+  }
+  if (spec.body !== undefined && typeof spec.body !== 'string' && (typeof spec.body !== 'object' || spec.body === null)) {
+    throw new TypeError('fault(spec): spec.body must be a string or an object');
+  }
+}
+
+/** Faults waiting for calls, per path, applied in the order they were added. */
+export class Faults {
+  private readonly byPath = new Map<string, ArmedFault[]>();
+
+  add(spec: FaultSpec): void {
+    checkSpec(spec);
+    const queue = this.byPath.get(spec.path) ?? [];
+    queue.push({ spec: { ...spec }, remaining: spec.times ?? 1 });
+    this.byPath.set(spec.path, queue);
+  }
+
+  /** The fault for this call to `path`, consuming one of its `times`; undefined when none. */
+  take(path: string): FaultSpec | undefined {
+    const queue = this.byPath.get(path);
+    const armed = queue?.[0];
+    if (!queue || !armed) return undefined;
+    armed.remaining -= 1;
+    if (armed.remaining <= 0) queue.shift();
+    if (queue.length === 0) this.byPath.delete(path);
+    return armed.spec;
+  }
+
+  clear(): void {
+    this.byPath.clear();
+  }
+}
+
+/** Whether the fault answers the call itself (rather than only delaying it). */
+export function faultAnswers(spec: FaultSpec): boolean {
+  return spec.status !== undefined || spec.body !== undefined || spec.headers !== undefined;
+}

@@ -1,0 +1,78 @@
+import { RISK_SCENARIOS } from './scenarios.js';
+import type { Login } from './store.js';
+import type { OutboxEntry } from './types.js';
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+const STYLE = `
+body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
+header{background:#1d2330;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
+header p{margin:4px 0 0;color:#c5cad6;font-size:13px}main{max-width:960px;margin:0 auto;padding:16px 24px}
+.entry{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:12px 16px;margin:12px 0}
+.entry h2{margin:0 0 6px;font-size:16px}.badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;margin-right:6px;background:#e4e8f0}
+.waiting{background:#dff3e4}.expired,.forgotten{background:#f7e1e1}.clicked{background:#fff1cc}.verified{background:#dbe9ff}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0;font-size:13px}dt{color:#5b6475}dd{margin:0;word-break:break-all}
+.actions a{display:inline-block;margin:6px 6px 0 0;padding:4px 10px;border-radius:4px;border:1px solid #3d5afe;color:#3d5afe;text-decoration:none;font-size:13px}
+.actions a.primary{background:#3d5afe;color:#fff}.empty{color:#5b6475}code{font-size:13px}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+}
+
+/** A small page for the browser (expired or unknown link, bad scenario). */
+export function messagePage(title: string, message: string): string {
+  return page(title, `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main>`);
+}
+
+type LinkState = 'waiting' | 'clicked' | 'verified' | 'expired' | 'forgotten';
+
+function stateOf(entry: OutboxEntry, login: Login | undefined, now: number): LinkState {
+  if (!login) return 'forgotten';
+  if (login.completion) return 'verified';
+  if (now >= entry.expiresAt) return 'expired';
+  return login.code === undefined ? 'waiting' : 'clicked';
+}
+
+function relative(ms: number): string {
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  const text = seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : `${Math.round(seconds / 3600)} h`;
+  return ms >= 0 ? `in ${text}` : `${text} ago`;
+}
+
+function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
+  const channel = entry.type === 'MOBILE' ? 'WhatsApp' : 'E-mail';
+  const actions =
+    state === 'waiting' || state === 'clicked'
+      ? `<div class="actions"><a class="primary" href="${escapeHtml(entry.link)}">Open link</a>${RISK_SCENARIOS.filter((s) => s !== 'clean')
+          .map((s) => `<a href="${escapeHtml(`${entry.link}?risk=${s}`)}" title="Log in with the ${s} risk scenario">as ${s}</a>`)
+          .join('')}</div>`
+      : '';
+  return `<section class="entry"><h2><span class="badge">${channel}</span><span class="badge ${state}">${state}</span>${escapeHtml(entry.to)}</h2>
+<dl><dt>Sent</dt><dd>${new Date(entry.createdAt).toISOString()}</dd>
+<dt>Expires</dt><dd>${new Date(entry.expiresAt).toISOString()} (${relative(entry.expiresAt - now)})</dd>
+<dt>Redirects to</dt><dd><code>${escapeHtml(entry.redirectUri)}</code></dd>
+<dt>Request id</dt><dd><code>${escapeHtml(entry.requestId)}</code></dd></dl>${actions}</section>`;
+}
+
+/**
+ * The dev inbox: every delivered link, newest first, with one button per risk scenario.
+ * It never shows a code (it exists only after a click) nor a session token.
+ */
+export function inboxPage(sent: ReadonlyArray<{ entry: OutboxEntry; login: Login | undefined }>, now: number, urls: { authUrl: string }): string {
+  const cards = [...sent]
+    .reverse()
+    .map(({ entry, login }) => entryCard(entry, stateOf(entry, login, now), now))
+    .join('\n');
+  const empty = `<p class="empty">No links sent yet. Send one with <code>GET ${escapeHtml(urls.authUrl)}/auth/v1/authorize</code>, then reload this page.</p>`;
+  return page(
+    'OTPless emulator inbox',
+    `<header><h1>OTPless emulator: dev inbox</h1><p>${sent.length} link(s) delivered. <a style="color:#fff" href="/">Reload</a> · <a style="color:#fff" href="/__emulator/outbox">JSON</a></p></header>
+<main>${cards || empty}</main>`,
+  );
+}

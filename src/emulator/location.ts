@@ -1,0 +1,57 @@
+import type { IpLocation, Network } from '../wire/types.js';
+import type { RiskScenario } from './scenarios.js';
+
+// Where the emulator pretends an IP is: Bengaluru, or a VPN exit in Amsterdam for 'vpn'.
+// AS 64500-64511 are reserved for documentation (RFC 5398).
+const HOME: Omit<IpLocation, 'asn'> & { timezone: string; asnName: string; asn: string } = {
+  timezone: 'Asia/Kolkata',
+  accuracyRadius: 20,
+  city: { name: 'Bengaluru' },
+  subdivisions: { code: 'KA', name: 'Karnataka' },
+  country: { code: 'IN', name: 'India' },
+  continent: { code: 'AS' },
+  latitude: 12.9716,
+  longitude: 77.5946,
+  postalCode: '560001',
+  asn: 'AS64500',
+  asnName: 'Emulated Broadband',
+};
+
+const VPN_EXIT: typeof HOME = {
+  timezone: 'Europe/Amsterdam',
+  accuracyRadius: 100,
+  city: { name: 'Amsterdam' },
+  subdivisions: { code: 'NH', name: 'North Holland' },
+  country: { code: 'NL', name: 'Netherlands' },
+  continent: { code: 'EU' },
+  latitude: 52.3676,
+  longitude: 4.9041,
+  postalCode: '1012',
+  asn: 'AS64501',
+  asnName: 'Emulated Public VPN',
+};
+
+/** The network block (CIDR) an address belongs to: its /24, or the address itself for IPv6. */
+function networkOf(ip: string): string {
+  const v4 = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/.exec(ip);
+  return v4 ? `${v4[1]}.0/24` : `${ip}/128`;
+}
+
+/** Node reports IPv4 clients of a dual-stack socket as `::ffff:a.b.c.d`. */
+export function normalizeIp(address: string | undefined): string {
+  if (!address) return '0.0.0.0';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/**
+ * The full network details of a login (with accuracyRadius, asn and postalCode); each
+ * operation answers the members the spec lists for it.
+ */
+export function networkFor(ip: string, scenario: RiskScenario): Network & { ipLocation: IpLocation } {
+  const { timezone, asn, asnName, ...location } = scenario === 'vpn' ? VPN_EXIT : HOME;
+  return {
+    ip,
+    timezone,
+    ipLocation: { ...location, asn: { asn, name: asnName, network: networkOf(ip) } },
+  };
+}

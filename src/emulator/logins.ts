@@ -1,0 +1,73 @@
+import type { DeliveryMethod, IdentityType } from '../wire/types.js';
+import type { EmulatorContext } from './context.js';
+import { DEFAULT_USER_AGENT, deviceInfoFor, type BrowserSeen } from './device.js';
+import { randomId, userIdFor } from './ids.js';
+import { networkFor } from './location.js';
+import type { RiskScenario } from './scenarios.js';
+import type { Completion, Login, LoginIdentity } from './store.js';
+
+/** A completed login. */
+export type CompletedLogin = Login & { completion: Completion };
+
+/** issueToken assumes this browser: the default user agent at a documentation address (RFC 5737). */
+export const DEFAULT_BROWSER: BrowserSeen = { userAgent: DEFAULT_USER_AGENT, ip: '203.0.113.7', language: 'en-US' };
+
+/** Mobile links are "delivered" by WhatsApp, e-mail links by e-mail. */
+export function identityOf(type: IdentityType, value: string): LoginIdentity {
+  const method: DeliveryMethod = type === 'MOBILE' ? 'WHATSAPP' : 'EMAIL';
+  return { type, value, method };
+}
+
+interface NewLogin {
+  clientId: string;
+  identities: readonly LoginIdentity[];
+  scenario: RiskScenario;
+  link?: { redirectUri: string; expiresAt: number };
+}
+
+/** A pending login, not yet in the store. The user is the first identity's (mobile before e-mail). */
+export function newLogin(ctx: EmulatorContext, spec: NewLogin): Login {
+  const now = ctx.clock.now();
+  const first = spec.identities[0];
+  if (!first) throw new TypeError('a login needs at least one identity');
+  return {
+    clientId: spec.clientId,
+    requestId: randomId(16),
+    sessionToken: randomId(32),
+    userId: userIdFor(first.type, first.value),
+    identities: spec.identities,
+    createdAt: now,
+    ...(spec.link ? { link: { id: randomId(16), ...spec.link } } : {}),
+    codeUsed: false,
+    scenario: spec.scenario,
+    seen: DEFAULT_BROWSER,
+    lastActiveAt: now,
+    cache: {},
+  };
+}
+
+/** Completes a login: issues its token and fixes its device and network details. */
+export function completeLogin(ctx: EmulatorContext, login: Login): CompletedLogin {
+  const now = ctx.clock.now();
+  ctx.store.complete(login, {
+    token: randomId(32),
+    completedAt: now,
+    tokenExpiresAt: now + ctx.tokenTtlMs,
+    device: deviceInfoFor(login.seen, login.scenario),
+    network: networkFor(login.seen.ip, login.scenario),
+  });
+  return login as CompletedLogin;
+}
+
+export type TokenLookup = { login: CompletedLogin } | { problem: 'invalid' | 'expired' };
+
+/** Finds the live login of a token for this client; marks it active. */
+export function lookupToken(ctx: EmulatorContext, clientId: string, token: string | undefined): TokenLookup {
+  const login = token === undefined ? undefined : ctx.store.findByToken(token);
+  // Another client's token is as unknown to this client as a made-up one.
+  if (!login?.completion || login.clientId !== clientId) return { problem: 'invalid' };
+  const now = ctx.clock.now();
+  if (now >= login.completion.tokenExpiresAt) return { problem: 'expired' };
+  login.lastActiveAt = now;
+  return { login: login as CompletedLogin };
+}

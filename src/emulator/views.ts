@@ -1,0 +1,164 @@
+import type {
+  BasicDeviceInfo,
+  CodeIdentity,
+  CodeVerificationResult,
+  DeviceInfo,
+  SecureInfoResult,
+  SessionDetails,
+  SessionDeviceInfo,
+  SessionIdentity,
+  TokenIdentity,
+  TokenValidationResult,
+  UserInfo,
+} from '../wire/types.js';
+import { splitPhone } from './phone.js';
+import { secureInfoResultSignals, tokenSecureInfo } from './scenarios.js';
+import type { Completion, Login, LoginIdentity } from './store.js';
+
+// Every answer below is built from one completed login, so all operations describe the same
+// user, identities, device and network; each picks the members the spec lists for it.
+
+type Completed = Login & { completion: Completion };
+
+/** Magic-link logins and issueToken logins both report this channel. */
+const CHANNEL = 'MAGIC_LINK';
+
+/** A display name: from the e-mail's local part (jane.doe → Jane Doe), else from the number. */
+export function displayName(login: Login): string {
+  const email = login.identities.find((identity) => identity.type === 'EMAIL');
+  if (email) {
+    const local = email.value.split('@', 1)[0] ?? '';
+    const words = local.split(/[._+-]+/).filter(Boolean);
+    if (words.length > 0) return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  }
+  const mobile = login.identities.find((identity) => identity.type === 'MOBILE');
+  return mobile ? `User ${mobile.value.slice(-4)}` : 'Emulator User';
+}
+
+function identityBase(identity: LoginIdentity) {
+  return { identityType: identity.type, identityValue: identity.value, channel: CHANNEL, methods: [identity.method] };
+}
+
+function basicDevice(device: DeviceInfo): BasicDeviceInfo {
+  const { userAgent, platform, vendor, language, cookieEnabled, screenWidth, screenHeight, screenColorDepth, devicePixelRatio } =
+    device;
+  return { userAgent, platform, vendor, language, cookieEnabled, screenWidth, screenHeight, screenColorDepth, devicePixelRatio };
+}
+
+function sessionDevice(device: DeviceInfo): SessionDeviceInfo {
+  const { deviceId: _id, browserInfo: _browser, ...rest } = device;
+  return rest;
+}
+
+/** validate-token's device: browserInfo without the members only secure-info has. */
+function tokenDevice(device: DeviceInfo): DeviceInfo {
+  const { browserMajorVersion: _major, browserFullVersion: _full, userAgent: _ua, ...browserInfo } = device.browserInfo ?? {};
+  return { ...device, browserInfo };
+}
+
+/** Network with accuracyRadius and asn, without postalCode (token validation, secure-info). */
+function fullNetwork({ network }: Completion) {
+  const { postalCode: _postal, ...ipLocation } = network.ipLocation;
+  return { ...network, ipLocation };
+}
+
+export function codeVerificationResult(login: Completed): CodeVerificationResult {
+  const { completion } = login;
+  const identities: CodeIdentity[] = login.identities.map((identity) => ({
+    ...identityBase(identity),
+    verified: true,
+    verifiedTimestamp: completion.completedAt,
+  }));
+  return {
+    requestId: login.requestId,
+    message: 'success',
+    userDetails: {
+      token: completion.token,
+      status: 'SUCCESS',
+      completedAt: completion.completedAt,
+      identities,
+      network: { ip: completion.network.ip },
+      deviceInfo: basicDevice(completion.device),
+    },
+  };
+}
+
+export function tokenValidationResult(login: Completed): TokenValidationResult {
+  const { completion } = login;
+  const verifiedAt = new Date(completion.completedAt).toISOString();
+  const identities: TokenIdentity[] = login.identities.map((identity) => ({ ...identityBase(identity), verified: true, verifiedAt }));
+  const result: TokenValidationResult = {
+    token: completion.token,
+    status: 'SUCCESS',
+    userId: login.userId,
+    timestamp: verifiedAt,
+    identities,
+    network: fullNetwork(completion),
+    deviceInfo: tokenDevice(completion.device),
+  };
+  const secureInfo = tokenSecureInfo(login.scenario);
+  if (secureInfo) result.secureInfo = secureInfo;
+  return result;
+}
+
+export function secureInfoResult(login: Completed): SecureInfoResult {
+  return {
+    status: 'SUCCESS',
+    secure_info: secureInfoResultSignals(login.scenario),
+    network_info: fullNetwork(login.completion),
+    device_info: login.completion.device,
+  };
+}
+
+export function sessionDetails(login: Completed): SessionDetails {
+  const { completion } = login;
+  const name = displayName(login);
+  const identities: SessionIdentity[] = login.identities.map((identity) => ({
+    ...identityBase(identity),
+    verifiedAt: completion.completedAt,
+    name,
+  }));
+  const { accuracyRadius: _radius, asn: _asn, ...ipLocation } = completion.network.ipLocation;
+  return {
+    sessionToken: login.sessionToken,
+    userId: login.userId,
+    startedAt: completion.completedAt,
+    lastActiveAt: login.lastActiveAt,
+    identities,
+    deviceInfo: sessionDevice(completion.device),
+    network: { ...completion.network, ipLocation },
+  };
+}
+
+/** The legacy userInfo answer (spec 2.2); members of an identity the login lacks are left out. */
+export function userInfo(login: Completed): UserInfo {
+  const name = displayName(login);
+  const [firstName = name, ...rest] = name.split(' ');
+  const lastName = rest.join(' ');
+  const email = login.identities.find((identity) => identity.type === 'EMAIL');
+  const mobile = login.identities.find((identity) => identity.type === 'MOBILE');
+  const info: UserInfo = {
+    name,
+    first_name: firstName,
+    last_name: lastName,
+    family_name: lastName,
+    email_verified: email !== undefined,
+    auth_time: String(Math.floor(login.completion.completedAt / 1000)),
+    authentication_details: {},
+  };
+  if (email) {
+    info.email = email.value;
+    info.authentication_details = { ...info.authentication_details, email: { email: email.value, mode: email.method, auth_state: 'verified' } };
+  }
+  if (mobile) {
+    const phone = splitPhone(mobile.value);
+    info.phone_number = phone.international;
+    info.national_phone_number = phone.national;
+    info.country_code = phone.countryCode;
+    info.authentication_details = {
+      ...info.authentication_details,
+      phone: { mode: mobile.method, phone_number: phone.national, country_code: phone.countryCode, auth_state: 'verified' },
+    };
+  }
+  return info;
+}
