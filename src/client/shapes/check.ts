@@ -1,0 +1,110 @@
+/**
+ * A tiny, dependency-free toolkit for checking parsed JSON against the wire types.
+ *
+ * A `Check<T>` returns `undefined` when a value fits `T`, or a `Mismatch` naming the first
+ * field that did not fit (a path such as `userDetails.identities[0].identityType`, never the
+ * value, which may be a token). The phantom `T` plus the key-mapping types of `object()` make
+ * the compiler reject a shape that forgets or misspells a field of its wire type.
+ *
+ * Policy shared by every shape:
+ * - required fields must be present with the right type;
+ * - optional fields are type-checked when present; `null` in an optional field is treated as
+ *   absent and removed, so the static type (`x?: T`, which excludes null) stays true;
+ * - unknown extra fields are kept untouched.
+ */
+
+export interface Mismatch {
+  /** Where, e.g. `requestIds[0].value`; empty for the value itself. */
+  path: string;
+  /** What was expected there, e.g. `a string`. */
+  expected: string;
+}
+
+export interface Check<T> {
+  (value: unknown): Mismatch | undefined;
+  /** Phantom member tying the check to the type it proves; never set at runtime. */
+  readonly __proves?: (value: T) => T;
+}
+
+type Obj = Record<string, unknown>;
+
+/** Keys declared by name (drops the `[extra: string]: unknown` index signature). */
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: unknown };
+type RequiredKeys<T> = { [K in KnownKeys<T>]-?: object extends Pick<T, K> ? never : K }[KnownKeys<T>];
+type OptionalKeys<T> = Exclude<KnownKeys<T>, RequiredKeys<T>>;
+
+const miss = (expected: string): Mismatch => ({ path: '', expected });
+
+/** Builds the path of a nested mismatch: `key` + `.inner` or `key[0]`. */
+function under(key: string, m: Mismatch): Mismatch {
+  const path = m.path === '' ? key : m.path.charCodeAt(0) === 91 /* [ */ ? key + m.path : `${key}.${m.path}`;
+  return { path, expected: m.expected };
+}
+
+export function isRecord(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const string: Check<string> = (v) => (typeof v === 'string' ? undefined : miss('a string'));
+export const boolean: Check<boolean> = (v) => (typeof v === 'boolean' ? undefined : miss('a boolean'));
+/** A finite number (JSON can yield Infinity from `1e999`). */
+export const number: Check<number> = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : miss('a finite number'));
+
+/** One of the listed strings. */
+export function oneOf<S extends string>(...allowed: S[]): Check<S> {
+  const expected = `one of ${allowed.join(', ')}`;
+  return (v) => (typeof v === 'string' && (allowed as string[]).includes(v) ? undefined : miss(expected));
+}
+
+/** An array whose every item fits `item`, with at least `minLength` items. */
+export function arrayOf<T>(item: Check<T>, minLength = 0): Check<T[]> {
+  const expected = minLength > 0 ? `an array of at least ${minLength} item(s)` : 'an array';
+  return (v) => {
+    if (!Array.isArray(v) || v.length < minLength) return miss(expected);
+    for (let i = 0; i < v.length; i++) {
+      const m = item(v[i]);
+      if (m !== undefined) return under(`[${i}]`, m);
+    }
+    return undefined;
+  };
+}
+
+/**
+ * An object with the `required` fields and, when present, the `optional` ones. Both maps must
+ * list exactly the named fields of `T` (checked at compile time).
+ */
+export function object<T>(
+  required: { [K in RequiredKeys<T>]-?: Check<T[K]> },
+  optional: { [K in OptionalKeys<T>]-?: Check<Exclude<T[K], undefined>> },
+): Check<T> {
+  const req = Object.entries(required as Record<string, Check<unknown>>);
+  const opt = Object.entries(optional as Record<string, Check<unknown>>);
+  return (v) => {
+    if (!isRecord(v)) return miss('an object');
+    for (const [key, check] of req) {
+      const m = check(v[key]);
+      if (m !== undefined) return under(key, m);
+    }
+    for (const [key, check] of opt) {
+      const value = v[key];
+      if (value === undefined) continue;
+      if (value === null) {
+        delete v[key];
+        continue;
+      }
+      const m = check(value);
+      if (m !== undefined) return under(key, m);
+    }
+    return undefined;
+  };
+}
+
+/** Adds a whole-value rule to a check, e.g. "at least one of two optional fields". */
+export function refine<T>(check: Check<T>, rule: (value: T) => boolean, expected: string): Check<T> {
+  return (v) => check(v) ?? (rule(v as T) ? undefined : miss(expected));
+}
+
+/** Renders a mismatch for an error message: `field userDetails.token: expected a string`. */
+export function describeMismatch(m: Mismatch): string {
+  return m.path === '' ? `expected ${m.expected}` : `field ${m.path}: expected ${m.expected}`;
+}

@@ -1,0 +1,44 @@
+import type { BasicDeviceInfo, BrowserInfo, DeviceInfo, SessionDeviceInfo } from '../../wire/types.js';
+import { boolean, number, object, string } from './check.js';
+
+const basic = {
+  userAgent: string,
+  platform: string,
+  vendor: string,
+  language: string,
+  cookieEnabled: boolean,
+  screenWidth: number,
+  screenHeight: number,
+  screenColorDepth: number,
+  devicePixelRatio: number,
+};
+
+const extended = {
+  browser: string,
+  connection: string,
+  timezoneOffset: number,
+  cpuArchitecture: string,
+  fontFamily: string,
+};
+
+/** Device info of verify-code: the nine basic members. */
+export const basicDeviceInfo = object<BasicDeviceInfo>(basic, {});
+
+/** Device info of session details (no deviceId, no browserInfo). */
+export const sessionDeviceInfo = object<SessionDeviceInfo>(basic, extended);
+
+const browserInfo = object<BrowserInfo>(
+  {},
+  {
+    browserName: string,
+    os: string,
+    osVersion: string,
+    device: string,
+    browserMajorVersion: string,
+    browserFullVersion: string,
+    userAgent: string,
+  },
+);
+
+/** Device info of validate-token and secure-info (`device_info`). */
+export const deviceInfo = object<DeviceInfo>(basic, { ...extended, deviceId: string, browserInfo });

@@ -1,0 +1,19 @@
+import type { SessionDetails } from '../../wire/types.js';
+import { number, object, string } from './check.js';
+import { sessionDeviceInfo } from './device.js';
+import { sessionIdentities } from './identity.js';
+import { sessionNetwork } from './network.js';
+
+/** Session details: spec 2.8; `startedAt`/`lastActiveAt` and identity `verifiedAt` are epoch ms. */
+export const sessionDetails = object<SessionDetails>(
+  {
+    sessionToken: string,
+    userId: string,
+    startedAt: number,
+    lastActiveAt: number,
+    identities: sessionIdentities,
+    deviceInfo: sessionDeviceInfo,
+    network: sessionNetwork,
+  },
+  {},
+);

@@ -1,0 +1,147 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { EndpointName } from '../wire/endpoints.js';
+import { OtplessApiError } from './errors/OtplessApiError.js';
+import { OtplessNetworkError } from './errors/OtplessNetworkError.js';
+import { OtplessResponseError } from './errors/OtplessResponseError.js';
+import { OtplessTimeoutError } from './errors/OtplessTimeoutError.js';
+import { parseServiceError } from './errorBody.js';
+import { redact, sanitizedCause } from './redact.js';
+import { type Check, describeMismatch } from './shapes/check.js';
+
+/** The fixed part of one endpoint's requests, built once per client. */
+export interface Route {
+  readonly endpoint: EndpointName;
+  readonly origin: string;
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface TransportOptions {
+  timeoutMs: number;
+  maxResponseBytes: number;
+  connections: number;
+  /** Forms of the client secret to redact from any outside text. */
+  secrets: readonly string[];
+}
+
+function abortOnTimeout(controller: AbortController): void {
+  controller.abort();
+}
+
+/**
+ * HTTP for the client: one keep-alive pool per origin (undici Agent), a timeout over the whole
+ * request, a cap on response bodies, and the mapping of every failure to a typed, redacted error.
+ */
+export class Transport {
+  readonly #agent: Agent;
+  readonly #timeoutMs: number;
+  readonly #maxResponseBytes: number;
+  readonly #secrets: readonly string[];
+  #closed = false;
+
+  constructor(options: TransportOptions) {
+    this.#timeoutMs = options.timeoutMs;
+    this.#maxResponseBytes = options.maxResponseBytes;
+    this.#secrets = options.secrets;
+    this.#agent = new Agent({
+      connections: options.connections,
+      // undici stops reading (and drops the socket) past this, so a huge chunked body is never buffered.
+      maxResponseSize: options.maxResponseBytes,
+    });
+  }
+
+  /**
+   * Sends one request and returns its JSON body once `shape` accepts it.
+   * @param path request path (with query string for authorize)
+   * @param sensitive forms of the code or token this call carries, redacted from errors
+   */
+  async send<T>(route: Route, path: string, body: string | undefined, shape: Check<T>, sensitive: readonly string[]): Promise<T> {
+    if (this.#closed) throw new OtplessNetworkError(route.endpoint, `OTPless ${route.endpoint}: the client is closed. Create a new OtplessClient.`);
+    const controller = new AbortController();
+    // One timer covers connect, headers and body: undici's own timeouts are per phase and idle-based.
+    const timer = setTimeout(abortOnTimeout, this.#timeoutMs, controller);
+    try {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await this.#agent.request({ origin: route.origin, path, method: route.method, headers: route.headers, body, signal: controller.signal });
+      } catch (err) {
+        throw this.#failure(route, err, controller.signal.aborted, sensitive);
+      }
+      const { statusCode } = response;
+      if (statusCode < 200 || statusCode > 299) throw await this.#apiError(route, response, sensitive);
+
+      const text = await this.#readBody(route, response, controller, sensitive);
+      if (text === '') throw new OtplessResponseError(route.endpoint, statusCode, 'empty body');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new OtplessResponseError(route.endpoint, statusCode, 'body is not JSON');
+      }
+      const mismatch = shape(json);
+      if (mismatch !== undefined) throw new OtplessResponseError(route.endpoint, statusCode, describeMismatch(mismatch));
+      return json as T;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits for requests in flight, then closes every pooled socket. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#agent.close();
+  }
+
+  async #readBody(route: Route, response: Dispatcher.ResponseData, controller: AbortController, sensitive: readonly string[]): Promise<string> {
+    const declared = response.headers['content-length'];
+    if (typeof declared === 'string' && Number(declared) > this.#maxResponseBytes) {
+      response.body.destroy();
+      throw this.#tooLarge(route, response.statusCode);
+    }
+    try {
+      return await response.body.text();
+    } catch (err) {
+      if (isTooLarge(err)) throw this.#tooLarge(route, response.statusCode);
+      throw this.#failure(route, err, controller.signal.aborted, sensitive);
+    }
+  }
+
+  async #apiError(route: Route, response: Dispatcher.ResponseData, sensitive: readonly string[]): Promise<OtplessApiError> {
+    const declared = response.headers['content-length'];
+    let text = '';
+    if (typeof declared === 'string' && Number(declared) > this.#maxResponseBytes) {
+      response.body.destroy();
+    } else {
+      // The status alone is the error; a body that fails to arrive only loses the details.
+      text = await response.body.text().catch(() => '');
+    }
+    const secrets = sensitive.length === 0 ? this.#secrets : [...this.#secrets, ...sensitive];
+    return new OtplessApiError({ endpoint: route.endpoint, status: response.statusCode, ...parseServiceError(text, secrets) });
+  }
+
+  #tooLarge(route: Route, status: number): OtplessResponseError {
+    return new OtplessResponseError(route.endpoint, status, `body larger than maxResponseBytes (${this.#maxResponseBytes})`);
+  }
+
+  #failure(route: Route, err: unknown, timedOut: boolean, sensitive: readonly string[]): Error {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new OtplessTimeoutError(route.endpoint, this.#timeoutMs);
+    }
+    const secrets = [...this.#secrets, ...sensitive];
+    const cause = sanitizedCause(err, secrets);
+    const reason = typeof code === 'string' ? code : cause.message;
+    const closed = this.#closed ? ' (the client was closed)' : '';
+    return new OtplessNetworkError(
+      route.endpoint,
+      `OTPless ${route.endpoint} could not be reached at ${route.origin}${closed}: ${redact(reason, secrets)}. Check authUrl/userAuthUrl and the network, then retry.`,
+      cause,
+    );
+  }
+}
+
+function isTooLarge(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+}

@@ -1,0 +1,180 @@
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  isOtplessError,
+  OtplessApiError,
+  OtplessClient,
+  OtplessNetworkError,
+  OtplessResponseError,
+  OtplessTimeoutError,
+} from '../../src/client/index.js';
+import { type CaptureServer, type Reply, startCaptureServer } from './helpers/captureServer.js';
+import { copy, verifyCodeOk } from './helpers/fixtures.js';
+
+let server: CaptureServer;
+let client: OtplessClient;
+const TIMEOUT = 300;
+
+beforeAll(async () => {
+  server = await startCaptureServer();
+  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url, timeoutMs: TIMEOUT, maxResponseBytes: 64 * 1024 });
+});
+afterEach(() => server.reply(() => ({})));
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+async function failure(reply: Reply, call: () => Promise<unknown> = () => client.verifyCode('code-1')): Promise<Error> {
+  server.reply(() => reply);
+  return call().then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (err: unknown) => err as Error,
+  );
+}
+
+describe('non-2xx answers are API_ERROR with the details of the body', () => {
+  it.each([
+    [400, '7102', 'Invalid phone number.'],
+    [401, '7002', 'Authorization error: Invalid credentials'],
+    [403, '7026', 'Forbidden'],
+    [404, undefined, undefined],
+    [429, undefined, 'Too many requests'],
+    [500, undefined, undefined],
+    [503, '503', 'Service unavailable'],
+  ])('HTTP %i', async (status, errorCode, description) => {
+    const err = await failure({ status, body: { message: 'Request error', errorCode, description } });
+    expect(err).toBeInstanceOf(OtplessApiError);
+    expect(isOtplessError(err, 'API_ERROR')).toBe(true);
+    const api = err as OtplessApiError;
+    expect(api).toMatchObject({ code: 'API_ERROR', status, errorCode, description, serviceMessage: 'Request error', endpoint: 'verifyCode' });
+    expect(api.message).toContain(`HTTP ${status}`);
+  });
+
+  it('the legacy userInfo body with message only', async () => {
+    const err = await failure({ status: 400, body: { message: 'token is expired' } }, () => client.getUserInfo('tok-123'));
+    expect(err).toMatchObject({ code: 'API_ERROR', status: 400, errorCode: undefined, serviceMessage: 'token is expired', endpoint: 'userInfo' });
+    expect(err.message).toContain('token is expired');
+  });
+
+  it.each([
+    ['HTML', '<html><body>Bad gateway</body></html>'],
+    ['empty', ''],
+    ['a JSON array', '[1,2]'],
+    ['JSON null', 'null'],
+    ['fields of the wrong type', JSON.stringify({ message: 7, errorCode: { x: 1 }, description: ['a'] })],
+  ])('tolerates a %s error body', async (_what, body) => {
+    const err = await failure({ status: 502, body, headers: { 'content-type': 'text/html' } });
+    expect(err).toMatchObject({ code: 'API_ERROR', status: 502, errorCode: undefined, description: undefined, serviceMessage: undefined });
+  });
+
+  it('a numeric errorCode becomes its string', async () => {
+    expect(await failure({ status: 400, body: { errorCode: 7114 } })).toMatchObject({ errorCode: '7114' });
+  });
+
+  it('a 3xx is not followed: API_ERROR', async () => {
+    expect(await failure({ status: 302, body: '', headers: { location: 'https://evil.example/' } })).toMatchObject({ code: 'API_ERROR', status: 302 });
+  });
+
+  it('a huge error body is not read: API_ERROR without details', async () => {
+    expect(await failure({ status: 500, body: JSON.stringify({ message: 'x'.repeat(200_000) }) })).toMatchObject({ code: 'API_ERROR', status: 500, serviceMessage: undefined });
+  });
+});
+
+describe('unusable 2xx answers are BAD_RESPONSE', () => {
+  it.each([
+    ['broken JSON', { body: '{"requestId": "r", ' }, 'not JSON'],
+    ['an empty body', { body: '' }, 'empty body'],
+    ['a JSON string', { body: '"hello"' }, 'expected an object'],
+    ['a wrong shape', { body: { ...copy(verifyCodeOk), userDetails: { ...copy(verifyCodeOk).userDetails, token: 42 } } }, 'userDetails.token: expected a string'],
+    ['a missing field', { body: { requestId: 'r', message: 'ok' } }, 'userDetails: expected an object'],
+    ['a 204', { status: 204, body: '' }, 'empty body'],
+    ['a huge body (content-length)', { body: JSON.stringify({ pad: 'x'.repeat(100_000) }) }, 'larger than maxResponseBytes'],
+    ['a huge body (chunked)', { chunkedBytes: 5_000_000 }, 'larger than maxResponseBytes'],
+  ] as [string, Reply, string][])('%s', async (_what, reply, text) => {
+    const err = await failure(reply);
+    expect(err).toBeInstanceOf(OtplessResponseError);
+    expect(err).toMatchObject({ code: 'BAD_RESPONSE', endpoint: 'verifyCode' });
+    expect(err.message).toContain(text);
+  });
+
+  it('the client keeps working after a huge body', async () => {
+    await failure({ chunkedBytes: 5_000_000 });
+    server.reply(() => ({}));
+    await expect(client.verifyCode('again')).resolves.toMatchObject({ requestId: 'req-e-1' });
+  });
+});
+
+describe('timeouts', () => {
+  it('a slow status line is TIMEOUT within timeoutMs + slack', async () => {
+    const started = performance.now();
+    const err = await failure({ delayMs: 3_000 });
+    const took = performance.now() - started;
+    expect(err).toBeInstanceOf(OtplessTimeoutError);
+    expect(err).toMatchObject({ code: 'TIMEOUT', endpoint: 'verifyCode', timeoutMs: TIMEOUT });
+    expect(took).toBeGreaterThanOrEqual(TIMEOUT - 5);
+    expect(took).toBeLessThan(TIMEOUT + 1_000);
+  });
+
+  it('a body that stalls after the headers is TIMEOUT too (the limit covers the whole request)', async () => {
+    const started = performance.now();
+    const err = await failure({ stallBodyMs: 3_000 });
+    expect(err).toMatchObject({ code: 'TIMEOUT' });
+    expect(performance.now() - started).toBeLessThan(TIMEOUT + 1_000);
+  });
+
+  it('an error body that stalls still gives API_ERROR with the status, in time', async () => {
+    const started = performance.now();
+    const err = await failure({ status: 500, stallBodyMs: 3_000 });
+    expect(err).toMatchObject({ code: 'API_ERROR', status: 500 });
+    expect(performance.now() - started).toBeLessThan(TIMEOUT + 1_000);
+  });
+});
+
+describe('network failures are NETWORK', () => {
+  it('connection reset', async () => {
+    const err = await failure({ reset: true });
+    expect(err).toBeInstanceOf(OtplessNetworkError);
+    expect(err).toMatchObject({ code: 'NETWORK', endpoint: 'verifyCode' });
+    expect(err.cause).toBeInstanceOf(Error);
+  });
+
+  it('connection refused', async () => {
+    // A port that was free a moment ago.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((r) => probe.close(() => r()));
+    const refused = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+    const err = await refused.verifyCode('c').catch((e: unknown) => e as Error);
+    expect(err).toMatchObject({ code: 'NETWORK', endpoint: 'verifyCode' });
+    expect(err.message).toContain(`127.0.0.1:${port}`);
+    expect(err.message).toContain('ECONNREFUSED');
+    expect((err.cause as { code?: string }).code).toBe('ECONNREFUSED');
+    await refused.close();
+  });
+
+  it('a closed client', async () => {
+    const closed = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url });
+    await closed.close();
+    expect(await closed.verifyCode('c').catch((e: unknown) => e)).toMatchObject({ code: 'NETWORK' });
+  });
+});
+
+describe('wrong host', () => {
+  it('a server that is not OTPless (404 HTML) gives API_ERROR, one answering other JSON gives BAD_RESPONSE', async () => {
+    const err404 = await failure({ status: 404, body: '<h1>Not Found</h1>', headers: { 'content-type': 'text/html' } });
+    expect(err404).toMatchObject({ code: 'API_ERROR', status: 404 });
+    const other = await failure({ body: { hello: 'world' } });
+    expect(other).toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+
+  it('an unresolvable host name is NETWORK (or TIMEOUT), never anything else', async () => {
+    const nowhere = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: 'http://no-such-host.invalid', timeoutMs: 3_000 });
+    const err = await nowhere.verifyCode('c').catch((e: unknown) => e);
+    expect(isOtplessError(err, 'NETWORK') || isOtplessError(err, 'TIMEOUT')).toBe(true);
+    await nowhere.close();
+  });
+});
