@@ -33,7 +33,7 @@ import {
  * factoryReset, whose numbers are in `c`, `s` and `r`. `f` is `!` alone when the secure info
  * itself was not an object.
  *
- * @example { v: 1, f: '0#n000100#0#0000', c: 0.99, s: 0, r: 0, m: 'o' }
+ * @example { v: 1, f: '0#n001000#0#0000', c: 0.99, m: 'o', a: 0.2, r: 0, s: 3 }
  */
 export interface CompactSignals {
   /** Format version. */
