@@ -2,3 +2,6 @@
 export type * from './wire/types.js';
 export { ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL } from './wire/endpoints.js';
 export type { EndpointName, EndpointDescriptor } from './wire/endpoints.js';
+export * from './client/index.js';
+export * from './risk/index.js';
+export * from './strategy/index.js';

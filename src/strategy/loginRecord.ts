@@ -37,13 +37,11 @@ export interface LoginRiskRecord {
 /** Key of the record in `req.session`. */
 export const LOGIN_RECORD_KEY = 'otpless';
 
-interface SessionHolder {
-  session?: Record<string, unknown> | null;
-}
 
 /** Reads the login record from the request's session, or `undefined` when there is none. */
-export function readLoginRecord(req: SessionHolder): LoginRecord | undefined {
-  const record = req.session?.[LOGIN_RECORD_KEY];
+export function readLoginRecord(req: { session?: unknown }): LoginRecord | undefined {
+  const session = req.session as Record<string, unknown> | null | undefined;
+  const record = session && typeof session === 'object' ? session[LOGIN_RECORD_KEY] : undefined;
   if (!record || typeof record !== 'object') return undefined;
   const candidate = record as Partial<LoginRecord>;
   if (candidate.v !== 1 || typeof candidate.id !== 'string' || !Array.isArray(candidate.verified)) {

@@ -1,5 +1,13 @@
 /** Stable codes of every error the client throws; match on these, not on messages. */
-export type OtplessErrorCode = 'INVALID_INPUT' | 'API_ERROR' | 'TIMEOUT' | 'NETWORK' | 'BAD_RESPONSE';
+export type OtplessErrorCode =
+  | 'INVALID_INPUT'
+  | 'API_ERROR'
+  | 'TIMEOUT'
+  | 'NETWORK'
+  | 'BAD_RESPONSE'
+  // Raised by the strategy's routes, not by the client itself.
+  | 'SETUP_ERROR'
+  | 'REQUEST_FAILED';
 
 /**
  * Marks errors of this package. `Symbol.for` so that two copies of the package loaded in one

@@ -1,5 +1,5 @@
 import type { OtplessApiError } from './OtplessApiError.js';
-import { OTPLESS_ERROR_BRAND, type OtplessError, type OtplessErrorCode } from './OtplessError.js';
+import { OTPLESS_ERROR_BRAND, type OtplessError } from './OtplessError.js';
 import type { OtplessInputError } from './OtplessInputError.js';
 import type { OtplessNetworkError } from './OtplessNetworkError.js';
 import type { OtplessResponseError } from './OtplessResponseError.js';
@@ -25,7 +25,7 @@ export interface OtplessErrorByCode {
  *   if (isOtplessError(err)) log.warn(err.code, err.message);
  * }
  */
-export function isOtplessError<C extends OtplessErrorCode>(err: unknown, code: C): err is OtplessErrorByCode[C];
+export function isOtplessError<C extends keyof OtplessErrorByCode>(err: unknown, code: C): err is OtplessErrorByCode[C];
 export function isOtplessError(err: unknown, code?: string): err is OtplessError;
 export function isOtplessError(err: unknown, code?: string): boolean {
   if (typeof err !== 'object' || err === null) return false;

@@ -1,0 +1,161 @@
+import type { OtplessClient } from '../client/index.js';
+import { assessRisk } from '../risk/index.js';
+import type { RiskVerdict } from '../risk/index.js';
+import type { CodeVerificationResult } from '../wire/types.js';
+import { readCallbackInput } from './callbackInput.js';
+import { sendConfirmPage } from './confirmPage.js';
+import { enrichLogin } from './enrich.js';
+import type { Enrichments } from './enrich.js';
+import { failure } from './failures.js';
+import type { CallbackFailureCode } from './failures.js';
+import { sessionOf } from './http.js';
+import type { HttpRequest } from './http.js';
+import { resolveStrategyOptions } from './options.js';
+import type { MagicLinkStrategyOptions, ResolvedStrategyOptions } from './options.js';
+import { consumePending, livePending } from './pending.js';
+import { buildProfile } from './profile.js';
+import { buildLoginRecord, writeRecordOnLogin } from './recordLogin.js';
+import { isSameOriginPost } from './sameOrigin.js';
+import { createSendMiddleware } from './send.js';
+import type { SendMiddleware, SendOptions } from './send.js';
+import { isClientError, isRejectedByService, serviceFailure } from './serviceErrors.js';
+import { OtplessSetupError } from './setupError.js';
+import { runVerify } from './verify.js';
+import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
+
+/**
+ * Passport strategy for OTPless magic links.
+ *
+ * `strategy.send()` is the route that sends the link; `passport.authenticate('magic-link')` on
+ * the callback route verifies the `code` the link brings back (or a frontend-SDK `token`
+ * POSTed to it), builds a `MagicLinkProfile` and hands it to `verify`.
+ *
+ * @example
+ * const strategy = new MagicLinkStrategy(
+ *   { clientId, clientSecret, callbackURL: 'https://app.example.com/auth/callback' },
+ *   async (profile) => users.findOrCreate(profile.id),
+ * );
+ * passport.use(strategy);
+ * app.post('/auth/magic-link', express.urlencoded({ extended: false }), strategy.send({ successRedirect: '/check-inbox' }));
+ * app.get('/auth/callback', passport.authenticate('magic-link', { successRedirect: '/', failureRedirect: '/login' }));
+ */
+export class MagicLinkStrategy {
+  /** The name to give `passport.authenticate()`: 'magic-link' unless `options.name` says otherwise. */
+  readonly name: string;
+  /** The client the strategy calls the service with. */
+  readonly client: OtplessClient;
+  private readonly settings: ResolvedStrategyOptions;
+  private readonly verify: VerifyFunction | VerifyFunctionWithRequest;
+
+  // Passport adds these to a per-request copy of the strategy before `authenticate` runs.
+  declare success: (user: object, info?: object) => void;
+  declare fail: (challenge?: object | string, status?: number) => void;
+  declare error: (err: unknown) => void;
+  declare redirect: (url: string, status?: number) => void;
+  declare pass: () => void;
+
+  constructor(options: MagicLinkStrategyOptions & { passReqToCallback: true }, verify: VerifyFunctionWithRequest);
+  constructor(options: MagicLinkStrategyOptions & { passReqToCallback?: false }, verify: VerifyFunction);
+  constructor(options: MagicLinkStrategyOptions, verify: VerifyFunction | VerifyFunctionWithRequest) {
+    if (typeof verify !== 'function') throw new TypeError('MagicLinkStrategy requires a verify function');
+    this.settings = resolveStrategyOptions(options);
+    this.name = this.settings.name;
+    this.client = this.settings.client;
+    this.verify = verify;
+  }
+
+  /**
+   * Express middleware that sends a magic link to `email` and/or `mobile` from `req.body`.
+   * See `SendOptions` for field names, redirects and error handling.
+   *
+   * @example
+   * app.post('/auth/magic-link', express.json(), strategy.send());
+   */
+  send(options: SendOptions = {}): SendMiddleware {
+    return createSendMiddleware(this.settings, options);
+  }
+
+  /** Called by Passport on the callback route; every path ends in one Passport action. */
+  authenticate(req: HttpRequest, _options?: unknown): void {
+    const res = req.res;
+    if (res && !res.headersSent) {
+      // The URL carries a one-time code: keep it out of caches and out of Referer headers.
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+    }
+    // Passport ignores the return value, so a rejection must become `error` here.
+    // Service failures become our 502/503/504; errors of the app's verify pass as they are.
+    this.handleCallback(req).catch((err: unknown) => this.error(isClientError(err) ? serviceFailure(err) : err));
+  }
+
+  private async handleCallback(req: HttpRequest): Promise<void> {
+    const input = readCallbackInput(req);
+    if (input.kind === 'invalid') return this.refuse(input.failure);
+
+    let token: string;
+    let verification: CodeVerificationResult | undefined;
+    let enrichments: Enrichments;
+
+    if (input.kind === 'token') {
+      if (!isSameOriginPost(req, this.settings.callbackURL)) return this.refuse('CROSS_SITE');
+      // The frontend SDK's token is verified by validate-token itself, then enriched as asked.
+      let validated;
+      try {
+        validated = await this.client.validateToken(input.token);
+      } catch (err) {
+        if (isRejectedByService(err)) return this.refuse('TOKEN_REJECTED');
+        throw err;
+      }
+      token = validated.token || input.token;
+      const rest = new Set(this.settings.enrich);
+      rest.delete('validateToken');
+      enrichments = { ...(await enrichLogin(this.client, token, rest)), tokenValidation: validated };
+    } else {
+      if (this.settings.confirm && req.method === 'GET') {
+        if (!req.res) throw new OtplessSetupError('MISSING_RESPONSE', 'confirm mode needs the response object on req.res (use Express or Connect)');
+        return sendConfirmPage(req.res, input.code);
+      }
+      const now = Date.now();
+      const session = sessionOf(req);
+      if (!this.settings.crossDevice) {
+        if (!session) throw OtplessSetupError.missingSession();
+        // No live pending request here: the link was asked for in another browser. Refuse
+        // before verifying, so the code stays usable in the browser that asked for it.
+        if (livePending(session, now).length === 0) return this.refuse('WRONG_BROWSER');
+      }
+      try {
+        verification = await this.client.verifyCode(input.code);
+      } catch (err) {
+        if (isRejectedByService(err)) return this.refuse('CODE_REJECTED');
+        throw err;
+      }
+      const matched = consumePending(session, verification.requestId, now);
+      if (!matched && !this.settings.crossDevice) return this.refuse('WRONG_BROWSER');
+      token = verification.userDetails.token;
+      enrichments = await enrichLogin(this.client, token, this.settings.enrich);
+    }
+
+    const risk = this.assess(input.kind === 'token', enrichments);
+    const profile = buildProfile({ verification, ...enrichments }, risk);
+    const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);
+    if (!user) {
+      const refused = failure('USER_REFUSED');
+      return this.fail({ ...refused.challenge, ...info }, refused.status);
+    }
+    writeRecordOnLogin(req, buildLoginRecord(req, profile, risk, token, Date.now()));
+    this.success(user, info);
+  }
+
+  /** A verdict whenever signals were asked for; none when no call could have returned them. */
+  private assess(viaToken: boolean, enrichments: Enrichments): RiskVerdict | undefined {
+    const asked = viaToken || this.settings.enrich.has('validateToken') || this.settings.enrich.has('secureInfo');
+    if (!asked) return undefined;
+    const signals = enrichments.secureInfo?.secure_info ?? enrichments.tokenValidation?.secureInfo;
+    return assessRisk(signals, this.settings.riskPolicy);
+  }
+
+  private refuse(code: CallbackFailureCode): void {
+    const { challenge, status } = failure(code);
+    this.fail(challenge, status);
+  }
+}

@@ -1,0 +1,50 @@
+import type { HttpRequest } from './http.js';
+import type { CallbackFailureCode } from './failures.js';
+
+/** What the callback was given: a code from the link, a frontend-SDK token, or nothing usable. */
+export type CallbackInput =
+  | { kind: 'code'; code: string }
+  | { kind: 'token'; token: string }
+  | { kind: 'invalid'; failure: CallbackFailureCode };
+
+/** Codes and tokens are opaque printable ASCII; anything else is refused before any call. */
+const OPAQUE = /^[\x21-\x7e]+$/;
+const MAX_CODE_LENGTH = 512;
+const MAX_TOKEN_LENGTH = 4096;
+
+/**
+ * Reads `code` from the query (GET) or the body then the query (POST), or a frontend-SDK
+ * `token` from a POST body. Repeated parameters (`?code=a&code=b`), arrays, objects and
+ * oversized values are refused: which one the caller meant cannot be known.
+ */
+export function readCallbackInput(req: HttpRequest): CallbackInput {
+  const query = queryOf(req);
+  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+  const isPost = req.method === 'POST';
+
+  const token = isPost ? body?.token : undefined;
+  const code = isPost ? (body?.code ?? query.code) : query.code;
+
+  if (token !== undefined && code === undefined) {
+    return isOpaque(token, MAX_TOKEN_LENGTH) ? { kind: 'token', token } : { kind: 'invalid', failure: 'INVALID_CODE' };
+  }
+  if (token !== undefined) return { kind: 'invalid', failure: 'INVALID_CODE' };
+  if (code === undefined || code === '') return { kind: 'invalid', failure: 'MISSING_CODE' };
+  return isOpaque(code, MAX_CODE_LENGTH) ? { kind: 'code', code } : { kind: 'invalid', failure: 'INVALID_CODE' };
+}
+
+function isOpaque(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength && OPAQUE.test(value);
+}
+
+/** Express parses the query; plain Connect does not, so fall back to the URL itself. */
+function queryOf(req: HttpRequest): Record<string, unknown> {
+  if (req.query && typeof req.query === 'object') return req.query as Record<string, unknown>;
+  const params = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length === 1 ? all[0] : all;
+  }
+  return out;
+}

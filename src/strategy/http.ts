@@ -1,0 +1,62 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The parts of a request the strategy and the send middleware read. Express and Connect
+ * requests both fit, so the package does not need Express's types to be installed.
+ */
+export interface HttpRequest extends IncomingMessage {
+  headers: IncomingHttpHeaders;
+  body?: unknown;
+  query?: unknown;
+  /** Typed loosely so any session middleware's type fits; read it through `sessionOf`. */
+  session?: unknown;
+  /** express-session puts its store here: its presence tells the session is server-side. */
+  sessionStore?: unknown;
+  res?: ServerResponse;
+}
+
+/** A session object as express-session and cookie-session (with `sessionCompat()`) give it. */
+export interface SessionLike {
+  [key: string]: unknown;
+  regenerate?: (callback: (err?: unknown) => void) => void;
+  save?: (callback?: (err?: unknown) => void) => void;
+}
+
+/** The request's session as an object, or `undefined` when no session middleware ran. */
+export function sessionOf(req: { session?: unknown }): SessionLike | undefined {
+  const session = req.session;
+  return session && typeof session === 'object' ? (session as SessionLike) : undefined;
+}
+
+/** `next` as Express and Connect call it. */
+export type NextFunction = (err?: unknown) => void;
+
+/** True when the client asked for JSON rather than a page (Accept or Content-Type says so). */
+export function wantsJson(req: IncomingMessage): boolean {
+  const accept = String(req.headers.accept ?? '');
+  if (/\bapplication\/json\b/i.test(accept)) return true;
+  if (/\btext\/html\b/i.test(accept)) return false;
+  return /\bapplication\/json\b/i.test(String(req.headers['content-type'] ?? ''));
+}
+
+/** Answers a JSON body with the given status. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Redirects with 303 (after a POST the browser follows with GET), without Express. */
+export function redirectSeeOther(res: ServerResponse, location: string): void {
+  res.statusCode = 303;
+  res.setHeader('Location', location);
+  res.setHeader('Content-Length', 0);
+  res.end();
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,103 @@
+import { OtplessClient } from '../client/index.js';
+import type { OtplessClientOptions } from '../client/index.js';
+import { validateRiskPolicy } from '../risk/index.js';
+import type { RiskPolicy } from '../risk/index.js';
+import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
+
+/** The extra calls a login can make after the code is verified. */
+export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
+export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo', 'userInfo'];
+
+/** Options of `MagicLinkStrategy`. See the README's option table for defaults and reasons. */
+export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
+  /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
+  client?: OtplessClient;
+  /** Absolute URL of the callback route, sent to the service as `redirect_uri`. */
+  callbackURL: string;
+  /** Link lifetime in seconds (30..2592000), passed to the service. Default: the service's 300. */
+  expiry?: number;
+  /** Calls made after verification, in parallel. Default: none. */
+  enrich?: Enrichment[];
+  /** Accept a code opened in another browser than the one that asked for the link. Default false. */
+  crossDevice?: boolean;
+  /** GET on the callback shows a button that POSTs the code; only the POST verifies. Default false. */
+  confirm?: boolean;
+  /** Call `verify(req, profile, done)` instead of `verify(profile, done)`. Default false. */
+  passReqToCallback?: boolean;
+  /** The strategy's name for `passport.authenticate()`. Default 'magic-link'. */
+  name?: string;
+  /** Policy for the verdict stored at login (the guards can re-assess under their own). */
+  riskPolicy?: RiskPolicy;
+}
+
+/** Options after checking, with defaults applied. */
+export interface ResolvedStrategyOptions {
+  client: OtplessClient;
+  callbackURL: string;
+  expiry: number | undefined;
+  enrich: ReadonlySet<Enrichment>;
+  crossDevice: boolean;
+  confirm: boolean;
+  passReqToCallback: boolean;
+  name: string;
+  riskPolicy: RiskPolicy | undefined;
+}
+
+const PREFIX = 'MagicLinkStrategy';
+
+/** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
+export function resolveStrategyOptions(options: MagicLinkStrategyOptions): ResolvedStrategyOptions {
+  if (!options || typeof options !== 'object') throw new TypeError(`${PREFIX} requires an options object`);
+
+  if (typeof options.callbackURL !== 'string' || !isHttpUrl(options.callbackURL)) {
+    throw new TypeError(`${PREFIX}: options.callbackURL must be an absolute http(s) URL, such as 'https://app.example.com/auth/callback'`);
+  }
+  const { expiry } = options;
+  if (expiry !== undefined && (!Number.isInteger(expiry) || expiry < EXPIRY_MIN_SECONDS || expiry > EXPIRY_MAX_SECONDS)) {
+    throw new TypeError(`${PREFIX}: options.expiry must be a whole number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`);
+  }
+  const enrich = options.enrich ?? [];
+  if (!Array.isArray(enrich) || enrich.some((e) => !ENRICHMENTS.includes(e))) {
+    throw new TypeError(`${PREFIX}: options.enrich must be an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
+  }
+  for (const key of ['crossDevice', 'confirm', 'passReqToCallback'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+      throw new TypeError(`${PREFIX}: options.${key} must be a boolean`);
+    }
+  }
+  if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
+    throw new TypeError(`${PREFIX}: options.name must be a non-empty string`);
+  }
+  const riskPolicy = options.riskPolicy === undefined ? undefined : validateRiskPolicy(options.riskPolicy);
+
+  let client: OtplessClient;
+  if (options.client !== undefined) {
+    if (!(options.client instanceof OtplessClient)) throw new TypeError(`${PREFIX}: options.client must be an OtplessClient`);
+    client = options.client;
+  } else {
+    // The client checks clientId, clientSecret, the URLs and the timeout, naming each.
+    const { clientId, clientSecret, authUrl, userAuthUrl, timeoutMs } = options;
+    client = new OtplessClient({ clientId, clientSecret, authUrl, userAuthUrl, timeoutMs } as OtplessClientOptions);
+  }
+
+  return {
+    client,
+    callbackURL: options.callbackURL,
+    expiry,
+    enrich: new Set(enrich),
+    crossDevice: options.crossDevice ?? false,
+    confirm: options.confirm ?? false,
+    passReqToCallback: options.passReqToCallback ?? false,
+    name: options.name ?? 'magic-link',
+    riskPolicy,
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

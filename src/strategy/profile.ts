@@ -1,0 +1,171 @@
+import type {
+  BasicDeviceInfo,
+  CodeNetwork,
+  CodeVerificationResult,
+  DeviceInfo,
+  IdentityType,
+  Network,
+  SecureInfo,
+  SecureInfoResult,
+  TokenValidationResult,
+  UserInfo,
+} from '../wire/types.js';
+import type { RiskVerdict } from '../risk/index.js';
+import { toE164 } from './phone.js';
+
+/** One verified identity, the same shape whichever call reported it (spec 2.3). */
+export interface MagicLinkIdentity {
+  type: IdentityType;
+  /** The e-mail address, or the mobile number in E.164 (`+` and digits). */
+  value: string;
+  channel?: string;
+  methods: string[];
+  verified: boolean;
+  /** When the identity was verified, when the service said so. */
+  verifiedAt?: Date;
+}
+
+/** The raw answers a profile was built from. They hold the login's token: do not log them. */
+export interface MagicLinkRawAnswers {
+  verification?: CodeVerificationResult;
+  tokenValidation?: TokenValidationResult;
+  secureInfo?: SecureInfoResult;
+  userInfo?: UserInfo;
+}
+
+/**
+ * The profile handed to the verify callback, after Passport's normalized profile.
+ *
+ * @example
+ * new MagicLinkStrategy(options, async (profile: MagicLinkProfile) => {
+ *   return users.findOrCreate({ id: profile.id, email: profile.emails[0]?.value });
+ * });
+ */
+export interface MagicLinkProfile {
+  provider: 'otpless';
+  /** The service's `userId` when validate-token ran, else the verified identity (E.164 or e-mail). */
+  id: string;
+  /** The service's user id, when validate-token ran. */
+  userId?: string;
+  displayName?: string;
+  name?: { givenName?: string; familyName?: string };
+  emails: Array<{ value: string; verified: boolean }>;
+  phoneNumbers: Array<{ value: string; verified: boolean }>;
+  identities: MagicLinkIdentity[];
+  /** The richest network details any call gave (secure-info, then validate-token, then verify). */
+  network?: Network | CodeNetwork;
+  /** The richest device details any call gave. */
+  device?: DeviceInfo | BasicDeviceInfo;
+  /** Risk signals, when validate-token or secure-info ran and the service sent them. */
+  secureInfo?: SecureInfo;
+  /** The verdict on the signals, whenever they were asked for (also when the service sent none). */
+  risk?: RiskVerdict;
+  _json: MagicLinkRawAnswers;
+}
+
+/** Builds the profile from whatever answers the login gathered. */
+export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | undefined): MagicLinkProfile {
+  const { verification, tokenValidation, secureInfo, userInfo } = answers;
+  const identities = mergeIdentities([
+    ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
+    ...(verification?.userDetails.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedTimestamp)),
+  ]);
+
+  const emails = contactList(
+    identities.filter((i) => i.type === 'EMAIL').map((i) => ({ value: i.value, verified: i.verified })),
+    userInfo?.email ? [{ value: userInfo.email, verified: userInfo.email_verified === true }] : [],
+  );
+  const userPhone = userInfoPhone(userInfo);
+  const phoneNumbers = contactList(
+    identities.filter((i) => i.type === 'MOBILE').map((i) => ({ value: i.value, verified: i.verified })),
+    userPhone ? [{ value: userPhone, verified: false }] : [],
+  );
+
+  const first = identities.find((i) => i.verified) ?? identities[0];
+  const id = tokenValidation?.userId || first?.value;
+  if (!id) throw new TypeError('The service reported no identity for this login');
+
+  const profile: MagicLinkProfile = {
+    provider: 'otpless',
+    id,
+    emails,
+    phoneNumbers,
+    identities,
+    _json: answers,
+  };
+  if (tokenValidation?.userId) profile.userId = tokenValidation.userId;
+  if (userInfo?.name) profile.displayName = userInfo.name;
+  const givenName = userInfo?.first_name;
+  const familyName = userInfo?.last_name ?? userInfo?.family_name;
+  if (givenName || familyName) {
+    profile.name = {};
+    if (givenName) profile.name.givenName = givenName;
+    if (familyName) profile.name.familyName = familyName;
+  }
+  const network = secureInfo?.network_info ?? tokenValidation?.network ?? verification?.userDetails.network;
+  if (network) profile.network = network;
+  const device = secureInfo?.device_info ?? tokenValidation?.deviceInfo ?? verification?.userDetails.deviceInfo;
+  if (device) profile.device = device;
+  const signals = secureInfo?.secure_info ?? tokenValidation?.secureInfo;
+  if (signals) profile.secureInfo = signals;
+  if (risk) profile.risk = risk;
+  return profile;
+}
+
+interface RawIdentity {
+  identityType: IdentityType;
+  identityValue: string;
+  channel?: string;
+  methods?: string[];
+  verified?: boolean;
+}
+
+function normalizeIdentity(raw: RawIdentity, when: string | number | undefined): MagicLinkIdentity {
+  const identity: MagicLinkIdentity = {
+    type: raw.identityType,
+    value: raw.identityType === 'MOBILE' ? toE164(raw.identityValue) : raw.identityValue,
+    methods: Array.isArray(raw.methods) ? [...raw.methods] : [],
+    verified: raw.verified === true,
+  };
+  if (raw.channel) identity.channel = raw.channel;
+  const verifiedAt = toDate(when);
+  if (verifiedAt) identity.verifiedAt = verifiedAt;
+  return identity;
+}
+
+function toDate(value: string | number | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** One entry per type and value; a verified report wins over an unverified one. */
+function mergeIdentities(list: MagicLinkIdentity[]): MagicLinkIdentity[] {
+  const byKey = new Map<string, MagicLinkIdentity>();
+  for (const identity of list) {
+    const key = `${identity.type}:${identity.value.toLowerCase()}`;
+    const seen = byKey.get(key);
+    if (!seen || (!seen.verified && identity.verified)) byKey.set(key, identity);
+  }
+  return [...byKey.values()];
+}
+
+function contactList(
+  primary: Array<{ value: string; verified: boolean }>,
+  extra: Array<{ value: string; verified: boolean }>,
+): Array<{ value: string; verified: boolean }> {
+  const out = [...primary];
+  for (const item of extra) {
+    if (!out.some((o) => o.value.toLowerCase() === item.value.toLowerCase())) out.push(item);
+  }
+  return out;
+}
+
+/** User info may give the number with or without `+` and country code; E.164 or nothing. */
+function userInfoPhone(info: UserInfo | undefined): string | undefined {
+  const raw = info?.phone_number;
+  if (!raw) return undefined;
+  const digits = raw.replace(/\D/g, '');
+  if (digits.length < 8 || digits.length > 15) return undefined;
+  return toE164(digits);
+}

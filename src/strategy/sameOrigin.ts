@@ -1,0 +1,27 @@
+import type { HttpRequest } from './http.js';
+
+/**
+ * True when a POST comes from a page of this site. A cross-site form could otherwise log a
+ * victim in with the attacker's token (login CSRF). Browsers send `Origin` on every POST, and
+ * `Sec-Fetch-Site` where they support it; a request with neither is refused (fail closed).
+ * The origin may be the callback URL's, or the host the request itself was sent to.
+ */
+export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean {
+  const fetchSite = header(req, 'sec-fetch-site');
+  if (fetchSite !== undefined && fetchSite !== 'same-origin') return false;
+
+  const origin = header(req, 'origin');
+  if (origin === undefined) return fetchSite === 'same-origin';
+  if (origin === 'null') return false;
+  try {
+    const from = new URL(origin);
+    return from.origin === new URL(callbackURL).origin || from.host === header(req, 'host');
+  } catch {
+    return false;
+  }
+}
+
+function header(req: HttpRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,152 @@
+import type { ServerResponse } from 'node:http';
+import { isOtplessError } from '../client/index.js';
+import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
+import type { HttpRequest, NextFunction } from './http.js';
+import { redirectSeeOther, sendJson, sessionOf, wantsJson } from './http.js';
+import type { ResolvedStrategyOptions } from './options.js';
+import { rememberPending } from './pending.js';
+import { isSafeLocalPath } from './safeRedirect.js';
+import { serviceFailure, statusForServiceError } from './serviceErrors.js';
+import { OtplessRequestError } from './requestError.js';
+import { OtplessSetupError } from './setupError.js';
+
+/** Options of `strategy.send()`. */
+export interface SendOptions {
+  /** Body field with the e-mail address. Default 'email'. */
+  emailField?: string;
+  /** Body field with the mobile number (country code first; `+`, spaces and dashes allowed). Default 'mobile'. */
+  mobileField?: string;
+  /** Where a browser (a form post, not a JSON client) goes once the link is sent, e.g. '/check-inbox'. */
+  successRedirect?: string;
+  /** Where a browser goes when sending failed; `?error=<reason>&field=<field>` is added. */
+  failureRedirect?: string;
+  /** Handle failures yourself instead (render the form again with the message, say). */
+  onError?: (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
+}
+
+/** The middleware `send()` returns: fits Express and Connect. */
+export type SendMiddleware = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
+
+const MAX_FIELD_LENGTH = 320;
+const MESSAGES = {
+  none: 'Enter an e-mail address or a mobile number.',
+  email: 'Enter a valid e-mail address, such as name@example.com.',
+  mobile: 'Enter a mobile number with its country code, such as +14155550123.',
+  service: 'The sign-in link could not be sent right now. Please try again in a moment.',
+};
+
+/** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
+export function createSendMiddleware(settings: ResolvedStrategyOptions, options: SendOptions): SendMiddleware {
+  const emailField = options.emailField ?? 'email';
+  const mobileField = options.mobileField ?? 'mobile';
+  for (const key of ['successRedirect', 'failureRedirect'] as const) {
+    const value = options[key];
+    if (value !== undefined && !isSafeLocalPath(value)) {
+      throw new TypeError(`send(): options.${key} must be a path on this site, such as '/check-inbox'`);
+    }
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new TypeError('send(): options.onError must be a function');
+  }
+
+  const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
+    if (options.onError) return options.onError(err, req, res, next);
+    if (wantsJson(req)) return sendJson(res, err.status, err);
+    if (options.failureRedirect) {
+      const query = new URLSearchParams({ error: err.reason, ...(err.field ? { field: err.field } : {}) });
+      return redirectSeeOther(res, `${options.failureRedirect}?${query}`);
+    }
+    next(err);
+  };
+
+  return function sendMagicLink(req, res, next) {
+    run(req, res).catch((err: unknown) => {
+      if (err instanceof OtplessRequestError) respondError(err, req, res, next);
+      else next(err);
+    });
+  };
+
+  async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
+    const body = readBody(req);
+    const session = sessionOf(req);
+    if (!settings.crossDevice && !session) throw OtplessSetupError.missingSession();
+
+    const email = readField(body, emailField, 'email');
+    const mobile = readField(body, mobileField, 'mobile');
+    if (email === undefined && mobile === undefined) throw invalid(MESSAGES.none, undefined);
+
+    const now = Date.now();
+    let response;
+    try {
+      response = await settings.client.sendMagicLink({
+        ...(email !== undefined ? { email } : {}),
+        // People type spaces, dashes and brackets; the service wants digits with country code.
+        ...(mobile !== undefined ? { mobileNumber: mobile.replace(/[\s\-().]/g, '') } : {}),
+        redirectUri: settings.callbackURL,
+        ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
+      });
+    } catch (err) {
+      throw toSendError(err, emailField, mobileField);
+    }
+
+    if (session) {
+      const expiresAt = now + (settings.expiry ?? EXPIRY_DEFAULT_SECONDS) * 1000;
+      rememberPending(session, response.requestIds, expiresAt, now);
+    }
+    // Only what the visitor needs: never a request id or anything that could finish the login.
+    const sent = response.requestIds.map((r) =>
+      r.destinationUri ? { type: r.type, destinationUri: r.destinationUri } : { type: r.type },
+    );
+    if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);
+    sendJson(res, 200, { sent });
+  }
+}
+
+/** The parsed body, telling a missing parser apart from a request that simply has no body. */
+function readBody(req: HttpRequest): Record<string, unknown> {
+  if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return req.body as Record<string, unknown>;
+  const type = String(req.headers['content-type'] ?? '');
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (req.body === undefined && hasBody && /json|x-www-form-urlencoded/i.test(type)) {
+    throw OtplessSetupError.missingBodyParser();
+  }
+  if (req.body === undefined || req.body === null || (typeof req.body === 'string' && req.body === '')) return {};
+  throw invalid(MESSAGES.none, undefined);
+}
+
+function readField(body: Record<string, unknown>, name: string, kind: 'email' | 'mobile'): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length > MAX_FIELD_LENGTH) throw invalid(MESSAGES[kind], name);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function invalid(message: string, field: string | undefined): OtplessRequestError {
+  return new OtplessRequestError(400, 'INVALID_INPUT', message, field);
+}
+
+/** Maps a client failure to what the visitor sees; the client error stays as `cause`. */
+function toSendError(err: unknown, emailField: string, mobileField: string): OtplessRequestError {
+  const cause = err instanceof Error ? err : undefined;
+  const status = statusForServiceError(err);
+  if (status === 400) {
+    const field = fieldOf(err, emailField, mobileField);
+    const message = field === emailField ? MESSAGES.email : field === mobileField ? MESSAGES.mobile : MESSAGES.none;
+    return new OtplessRequestError(400, 'INVALID_INPUT', message, field, cause);
+  }
+  return serviceFailure(err, MESSAGES.service);
+}
+
+/** Which form field an input error is about: the client's field name, or the service's error code. */
+function fieldOf(err: unknown, emailField: string, mobileField: string): string | undefined {
+  if (isOtplessError(err, 'INVALID_INPUT')) {
+    const field = (err as { field?: string }).field;
+    if (field === 'email') return emailField;
+    if (field === 'mobileNumber') return mobileField;
+    return undefined;
+  }
+  const errorCode = (err as { errorCode?: string }).errorCode;
+  if (errorCode === '7102') return mobileField;
+  return undefined;
+}

@@ -1,0 +1,342 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { assessRisk } from '../../src/index.js';
+import type { MagicLinkProfile } from '../../src/index.js';
+import { CLIENT, clickLink, lastLinkTo, loginVia, startHarness } from '../helpers/harness.js';
+import type { Harness, HarnessOptions } from '../helpers/harness.js';
+
+let emulator: Emulator;
+const harnesses: Harness[] = [];
+async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const h = await startHarness({ emulator, ...options });
+  harnesses.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+});
+afterEach(async () => {
+  emulator.clearFaults();
+  await Promise.all(harnesses.splice(0).map((h) => h.close()));
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+/** Sends a link in `browser` and returns the callback path, without calling it. */
+async function pendingCallback(h: Harness, browser: ReturnType<Harness['browser']>, email: string, risk?: string) {
+  await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email });
+  return clickLink(lastLinkTo(h.emulator, email), risk);
+}
+
+describe('callback input', () => {
+  it.each([
+    ['no code', '/auth/callback'],
+    ['an empty code', '/auth/callback?code='],
+    ['a repeated code', '/auth/callback?code=a&code=b'],
+    ['a code with spaces', '/auth/callback?code=a%20b'],
+    ['an oversized code', `/auth/callback?code=${'x'.repeat(600)}`],
+  ])('answers 400 to %s without calling the service', async (_name, path) => {
+    const h = await harness();
+    const browser = h.browser();
+    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'input@example.com' });
+    h.emulator.fault({ path: '/auth/v1/verify/code', status: 500, times: 1 });
+    const res = await browser.get(path);
+    expect(res.status).toBe(400);
+    // The fault is still armed: the service was never asked (a 500 from it answers 502).
+    const probe = await browser.get('/auth/callback?code=probe-code');
+    expect(probe.status).toBe(502);
+  });
+
+  it('gives a custom callback the failure code, status and a message a person understands', async () => {
+    const h = await harness({
+      routes: (app) => {
+        app.get('/custom-callback', (req, res, next) => {
+          h.passport.authenticate(h.strategy.name, (err: unknown, user: unknown, info: unknown, status: number) => {
+            if (err) return next(err);
+            res.status(user ? 200 : status).json({ info });
+          })(req, res, next);
+        });
+      },
+    });
+    const browser = h.browser();
+    const missing = await browser.get('/custom-callback?code=');
+    expect(missing.status).toBe(400);
+    expect(missing.body.info).toEqual({
+      code: 'MISSING_CODE',
+      message: 'This sign-in link is incomplete. Open the link from your message again, or ask for a new one.',
+    });
+    const elsewhere = await browser.get('/custom-callback?code=abc');
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.info.code).toBe('WRONG_BROWSER');
+  });
+});
+
+describe('service failures', () => {
+  it.each([
+    ['500', { status: 500, body: { message: 'boom' } }, 502],
+    ['503', { status: 503 }, 503],
+    ['429', { status: 429 }, 503],
+    ['broken JSON', { status: 200, body: '{"requestId": ' }, 502],
+    ['a wrong shape', { status: 200, body: { requestId: 42 } }, 502],
+    ['an empty body', { status: 200, body: '' }, 502],
+    ['a reset connection', { reset: true }, 502],
+  ] as const)('answers an error (never a login) when verify gets %s', async (_name, fault, status) => {
+    const h = await harness();
+    const browser = h.browser();
+    const callback = await pendingCallback(h, browser, 'fault@example.com');
+    h.emulator.fault({ path: '/auth/v1/verify/code', ...fault, times: 1 });
+    const res = await browser.get(callback);
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe('REQUEST_FAILED');
+    expect(JSON.stringify(res.body)).not.toContain(CLIENT.clientSecret);
+    expect((await browser.get('/me')).status).toBe(401);
+  });
+
+  it('answers 504 when the service is slower than the timeout, and does not hang', async () => {
+    const h = await harness({ strategy: { timeoutMs: 300 } });
+    const browser = h.browser();
+    const callback = await pendingCallback(h, browser, 'slow@example.com');
+    h.emulator.fault({ path: '/auth/v1/verify/code', delayMs: 3_000, times: 1 });
+    const started = Date.now();
+    const res = await browser.get(callback);
+    expect(res.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('answers 502 when our credentials are refused, not the service’s 401', async () => {
+    const h = await harness({ strategy: { clientSecret: 'wrong-secret-value' } });
+    const browser = h.browser();
+    const sent = await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'cfg@example.com' });
+    expect(sent.status).toBe(502);
+    expect(sent.body.error).toEqual({
+      code: 'SERVICE_ERROR',
+      message: 'The sign-in link could not be sent right now. Please try again in a moment.',
+    });
+  });
+});
+
+describe('enrichment', () => {
+  it('runs the enrichment calls in parallel: about one delay per stage, not the sum', async () => {
+    const h = await harness({ strategy: { enrich: ['validateToken', 'secureInfo', 'userInfo'] } });
+    const browser = h.browser();
+    const callback = await pendingCallback(h, browser, 'fast@example.com');
+    const delayMs = 400;
+    for (const path of ['/auth/v1/verify/code', '/auth/v1/validate/token', '/auth/v1/secure-info', '/auth/userInfo']) {
+      h.emulator.fault({ path, delayMs, times: 1 });
+    }
+    const started = Date.now();
+    const res = await browser.get(callback);
+    const elapsed = Date.now() - started;
+    expect(res.status).toBe(302);
+    expect(elapsed).toBeGreaterThanOrEqual(2 * delayMs - 20);
+    // One after another would take 4 delays.
+    expect(elapsed).toBeLessThan(3 * delayMs);
+  });
+
+  it('fails the login with an error when validate-token fails', async () => {
+    const h = await harness({ strategy: { enrich: ['validateToken', 'userInfo'] } });
+    const browser = h.browser();
+    const callback = await pendingCallback(h, browser, 'vt@example.com');
+    h.emulator.fault({ path: '/auth/v1/validate/token', status: 500, times: 1 });
+    expect((await browser.get(callback)).status).toBe(502);
+    expect((await browser.get('/me')).status).toBe(401);
+  });
+
+  it('fails the login with an error when secure-info fails', async () => {
+    const h = await harness({ strategy: { enrich: ['secureInfo'] } });
+    const browser = h.browser();
+    const callback = await pendingCallback(h, browser, 'si@example.com');
+    h.emulator.fault({ path: '/auth/v1/secure-info', status: 503, times: 1 });
+    expect((await browser.get(callback)).status).toBe(503);
+  });
+
+  it('goes on without user info when that call fails', async () => {
+    let seen: MagicLinkProfile | undefined;
+    const h = await harness({
+      strategy: { enrich: ['userInfo'] },
+      verify: async (profile) => {
+        seen = profile;
+        return { id: profile.id };
+      },
+    });
+    const browser = h.browser();
+    const callback = await pendingCallback(h, browser, 'ui@example.com');
+    h.emulator.fault({ path: '/auth/userInfo', status: 500, times: 1 });
+    expect((await browser.get(callback)).status).toBe(302);
+    expect(seen?.displayName).toBeUndefined();
+    expect(seen?._json.userInfo).toBeUndefined();
+  });
+
+  const combos: Array<Array<'validateToken' | 'secureInfo' | 'userInfo'>> = [
+    [],
+    ['validateToken'],
+    ['secureInfo'],
+    ['userInfo'],
+    ['validateToken', 'secureInfo'],
+    ['validateToken', 'userInfo'],
+    ['secureInfo', 'userInfo'],
+    ['validateToken', 'secureInfo', 'userInfo'],
+  ];
+  it.each(combos.map((c) => [c.join('+') || 'none', c] as const))('builds the profile for enrich = %s', async (_n, enrich) => {
+    let seen: MagicLinkProfile | undefined;
+    const h = await harness({
+      strategy: { enrich },
+      verify: async (profile) => {
+        seen = profile;
+        return { id: profile.id };
+      },
+    });
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'combo@example.com' })).status).toBe(302);
+    const p = seen!;
+    expect(p.provider).toBe('otpless');
+    expect(p.emails[0]).toEqual({ value: 'combo@example.com', verified: true });
+    expect(p._json.verification?.requestId).toEqual(expect.any(String));
+
+    const vt = enrich.includes('validateToken');
+    const si = enrich.includes('secureInfo');
+    const ui = enrich.includes('userInfo');
+    expect(p.id).toBe(vt ? p._json.tokenValidation?.userId : 'combo@example.com');
+    expect(p.userId !== undefined).toBe(vt);
+    expect(p._json.tokenValidation !== undefined).toBe(vt);
+    expect(p._json.secureInfo !== undefined).toBe(si);
+    expect(p._json.userInfo !== undefined).toBe(ui);
+    expect(p.displayName !== undefined).toBe(ui);
+    expect(p.secureInfo !== undefined).toBe(vt || si);
+    expect(p.risk?.action).toBe(vt || si ? 'allow' : undefined);
+    // The richest network details available: ipLocation only from validate-token or secure-info.
+    expect(p.network?.ip).toEqual(expect.any(String));
+    expect('ipLocation' in (p.network ?? {})).toBe(vt || si);
+    for (const identity of p.identities) expect(identity.verifiedAt).toBeInstanceOf(Date);
+  });
+
+  it('reads the verdict of a risky login (vpn) and stores it for later requests', async () => {
+    const h = await harness({ strategy: { enrich: ['secureInfo'] } });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'vpn@example.com' }, 'vpn');
+    const me = await browser.get('/me');
+    expect(me.body.record.risk.action).toBe('challenge');
+    // The compact signals judge the same as the full ones, under any policy.
+    expect(assessRisk(me.body.record.risk.signals).action).toBe('challenge');
+    expect(assessRisk(me.body.record.risk.signals, { vpn: 'block' }).action).toBe('block');
+    expect(typeof me.body.record.risk.at).toBe('number');
+  });
+
+  it('gives a block verdict when the service sends no signals (fail closed)', async () => {
+    const h = await harness({ strategy: { enrich: ['validateToken'] } });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'missing@example.com' }, 'missing');
+    const me = await browser.get('/me');
+    expect(me.body.record.risk).toMatchObject({ action: 'block', signals: null });
+  });
+});
+
+describe('verify callback styles', () => {
+  const cases: Array<[string, HarnessOptions['verify'], number]> = [
+    ['done(null, user)', (profile, done) => done(null, { id: profile.id }), 302],
+    ['a promise of a user', async (profile) => ({ id: profile.id }), 302],
+    ['done(null, false, info)', (_p, done) => done(null, false, { message: 'Not invited' }), 401],
+    ['a promise of false', async () => false, 401],
+    ['done(err)', (_p, done) => done(Object.assign(new Error('db down'), { status: 500 })), 500],
+    ['a throw', () => { throw new Error('verify threw'); }, 500],
+    ['a rejection', async () => { throw new Error('verify rejected'); }, 500],
+  ];
+  it.each(cases)('handles %s', async (_name, verify, status) => {
+    const h = await harness({ verify });
+    const res = await loginVia(h, h.browser(), { email: 'style@example.com' });
+    expect(res.status).toBe(status);
+  });
+
+  it('passes the request first with passReqToCallback', async () => {
+    let path: string | undefined;
+    const h = await harness({
+      strategy: { passReqToCallback: true },
+      verify: ((req: { url?: string }, profile: MagicLinkProfile, done: (e: unknown, u?: object) => void) => {
+        path = req.url;
+        done(null, { id: profile.id });
+      }) as never,
+    });
+    const res = await loginVia(h, h.browser(), { email: 'req@example.com' });
+    expect(res.status).toBe(302);
+    expect(path).toMatch(/^\/auth\/callback\?code=/);
+  });
+
+  it('reaches a custom callback with the failure info', async () => {
+    const h = await harness({
+      verify: (_p, done) => done(null, false, { message: 'Not invited' }),
+      authenticate: { failureRedirect: '/login', failureMessage: true },
+    });
+    const res = await loginVia(h, h.browser(), { email: 'nope@example.com' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/login');
+  });
+});
+
+describe('frontend SDK token (POST token)', () => {
+  it('logs in with a same-origin POST of a token', async () => {
+    let seen: MagicLinkProfile | undefined;
+    const h = await harness({
+      strategy: { enrich: ['userInfo'] },
+      verify: async (profile) => {
+        seen = profile;
+        return { id: profile.id };
+      },
+    });
+    const token = h.emulator.issueToken({ email: 'sdk@example.com' });
+    const browser = h.browser();
+    const res = await browser.post('/auth/callback').set('origin', h.baseUrl).type('form').send({ token });
+    expect(res.status).toBe(302);
+    expect(seen?.userId).toEqual(expect.any(String));
+    expect(seen?.id).toBe(seen?.userId);
+    expect(seen?.emails[0]?.value).toBe('sdk@example.com');
+    expect(seen?.displayName).toEqual(expect.any(String));
+    expect(seen?.risk).toBeDefined();
+    expect((await browser.get('/me')).status).toBe(200);
+  });
+
+  it.each([
+    ['a cross-site Origin', { origin: 'https://evil.example' }],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['no Origin at all', {}],
+    ['Origin: null', { origin: 'null' }],
+  ])('refuses %s with 403', async (_name, headers) => {
+    const h = await harness();
+    const token = h.emulator.issueToken({ email: 'csrf@example.com' });
+    const res = await h.browser().post('/auth/callback').set(headers).type('form').send({ token });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses an unknown token with 401', async () => {
+    const h = await harness();
+    const res = await h.browser().post('/auth/callback').set('origin', h.baseUrl).type('form').send({ token: 'made-up-token' });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('returnTo', () => {
+  it.each([
+    ['/account/settings?tab=2', '/account/settings?tab=2'],
+    ['//evil.com', '/me'],
+    ['https://evil.com', '/me'],
+    ['/\\evil.com', '/me'],
+    ['/\t/evil.com', '/me'],
+  ])('successReturnToOrRedirect with returnTo %j goes to %s', async (returnTo, expected) => {
+    const h = await harness({
+      authenticate: { successRedirect: undefined, successReturnToOrRedirect: '/me' },
+      routes: (app) => {
+        app.get('/protected', (req, res) => {
+          (req.session as unknown as Record<string, unknown>).returnTo = returnTo;
+          res.status(401).end();
+        });
+      },
+    });
+    const browser = h.browser();
+    await browser.get('/protected');
+    const res = await loginVia(h, browser, { email: 'return@example.com' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe(expected);
+  });
+});

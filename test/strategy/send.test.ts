@@ -1,0 +1,210 @@
+import express from 'express';
+import passportPkg from 'passport';
+import supertest from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { MagicLinkStrategy } from '../../src/index.js';
+import { CLIENT, startHarness } from '../helpers/harness.js';
+import type { Harness, HarnessOptions } from '../helpers/harness.js';
+
+let emulator: Emulator;
+const harnesses: Harness[] = [];
+async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const h = await startHarness({ emulator, ...options });
+  harnesses.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+});
+afterEach(async () => {
+  emulator.clearFaults();
+  await Promise.all(harnesses.splice(0).map((h) => h.close()));
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+const json = { accept: 'application/json' };
+
+describe('send()', () => {
+  it('answers a JSON client with the channels only: no request id, no code', async () => {
+    const h = await harness();
+    const before = h.emulator.outbox().length;
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ email: 'a@example.com', mobile: '+919876543210' });
+    expect(res.status).toBe(200);
+    const types = res.body.sent.map((s: { type: string }) => s.type).sort();
+    expect(types).toEqual(['EMAIL', 'MOBILE']);
+    const mobile = res.body.sent.find((s: { type: string }) => s.type === 'MOBILE');
+    expect(mobile.destinationUri).toEqual(expect.any(String));
+    const entries = h.emulator.outbox().slice(before);
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) expect(res.text).not.toContain(entry.requestId);
+    expect(res.headers['set-cookie']).toBeDefined();
+  });
+
+  it('redirects a form post to successRedirect (303)', async () => {
+    const h = await harness({ send: { successRedirect: '/check-inbox' } });
+    const res = await h.browser().post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: 'form@example.com' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/check-inbox');
+  });
+
+  it('sends the configured expiry and callback URL to the service', async () => {
+    const h = await harness({ strategy: { expiry: 600 } });
+    const started = Date.now();
+    await h.browser().post('/auth/magic-link').set(json).send({ email: 'exp@example.com' });
+    const entry = h.emulator.outbox().at(-1)!;
+    expect(entry.redirectUri).toBe(`${h.baseUrl}/auth/callback`);
+    expect(entry.expiresAt - started).toBeGreaterThan(590_000);
+    expect(entry.expiresAt - started).toBeLessThan(610_000);
+  });
+
+  it('reads configured field names', async () => {
+    const h = await harness({ send: { emailField: 'address' } });
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ address: 'field@example.com' });
+    expect(res.status).toBe(200);
+    expect(h.emulator.outbox().at(-1)?.to).toBe('field@example.com');
+  });
+
+  const bad: Array<[string, Record<string, unknown>, string | undefined]> = [
+    ['nothing', {}, undefined],
+    ['empty strings', { email: '', mobile: '' }, undefined],
+    ['a malformed e-mail', { email: 'not-an-email' }, 'email'],
+    ['an e-mail array', { email: ['a@example.com', 'b@example.com'] }, 'email'],
+    ['an e-mail object', { email: { $ne: 1 } }, 'email'],
+    ['a huge e-mail', { email: `${'a'.repeat(400)}@example.com` }, 'email'],
+    ['letters in the mobile', { mobile: '+1 415 CALL ME' }, 'mobile'],
+    ['a short mobile', { mobile: '12345' }, 'mobile'],
+    ['a numeric mobile', { mobile: 14155550123 }, 'mobile'],
+  ];
+  it.each(bad)('answers 400 INVALID_INPUT to %s, without calling the service', async (_name, body, field) => {
+    const h = await harness();
+    const before = h.emulator.outbox().length;
+    const res = await h.browser().post('/auth/magic-link').set(json).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_INPUT');
+    expect(res.body.error.field).toBe(field);
+    expect(res.body.error.message).toMatch(/^Enter /);
+    expect(h.emulator.outbox().length).toBe(before);
+  });
+
+  it('redirects a form post to failureRedirect with the reason and field', async () => {
+    const h = await harness({ send: { successRedirect: '/check-inbox', failureRedirect: '/login' } });
+    const res = await h.browser().post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: 'nope' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/login?error=INVALID_INPUT&field=email');
+  });
+
+  it('hands failures to onError when given', async () => {
+    const h = await harness({
+      send: { onError: (err, _req, res) => { res.statusCode = err.status; res.end(`custom:${err.reason}`); } },
+    });
+    const res = await h.browser().post('/auth/magic-link').set('accept', 'text/html').type('form').send({});
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('custom:INVALID_INPUT');
+  });
+
+  it.each([
+    [{ status: 503 }, 503, 'SERVICE_UNAVAILABLE'],
+    [{ status: 429 }, 503, 'SERVICE_UNAVAILABLE'],
+    [{ status: 500 }, 502, 'SERVICE_ERROR'],
+    [{ status: 200, body: 'not json' }, 502, 'SERVICE_ERROR'],
+    [{ reset: true }, 502, 'SERVICE_ERROR'],
+  ] as const)('answers %j from the service with %i', async (fault, status, reason) => {
+    const h = await harness();
+    h.emulator.fault({ path: '/auth/v1/authorize', ...fault, times: 1 });
+    const browser = h.browser();
+    const res = await browser.post('/auth/magic-link').set(json).send({ email: 'down@example.com' });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(reason);
+    // Nothing half-written: no pending request was remembered, so no session cookie was set.
+    expect(res.headers['set-cookie']).toBeUndefined();
+    // The next request after the fault goes through.
+    expect((await browser.post('/auth/magic-link').set(json).send({ email: 'down@example.com' })).status).toBe(200);
+  });
+
+  it('answers 504 when the service times out', async () => {
+    const h = await harness({ strategy: { timeoutMs: 300 } });
+    h.emulator.fault({ path: '/auth/v1/authorize', delayMs: 3_000, times: 1 });
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ email: 'slow@example.com' });
+    expect(res.status).toBe(504);
+    expect(res.body.error.code).toBe('SERVICE_TIMEOUT');
+  });
+
+  it('maps the service refusing a phone number (7102) to the mobile field', async () => {
+    const h = await harness();
+    h.emulator.fault({
+      path: '/auth/v1/authorize',
+      status: 400,
+      body: { message: 'Request error', errorCode: '7102', description: 'Invalid phone number.' },
+      times: 1,
+    });
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ mobile: '+14155550123' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'mobile' });
+  });
+});
+
+describe('send() misuse', () => {
+  async function bareApp(setup: (app: express.Express, strategy: MagicLinkStrategy) => void) {
+    const strategy = new MagicLinkStrategy(
+      { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, callbackURL: 'http://127.0.0.1/cb' },
+      async (p) => ({ id: p.id }),
+    );
+    const app = express();
+    setup(app, strategy);
+    app.use((err: { status?: number; message: string; reason?: string }, _q: express.Request, res: express.Response, _n: express.NextFunction) => {
+      res.status(err.status ?? 500).json({ reason: err.reason, message: err.message });
+    });
+    return { app, strategy };
+  }
+
+  it('names the body parser to add when there is none', async () => {
+    const { app, strategy } = await bareApp((app, strategy) => {
+      app.use(express.json());
+      app.post('/send', strategy.send());
+    });
+    const res = await supertest(app).post('/send').type('form').send({ email: 'x@example.com' });
+    expect(res.status).toBe(500);
+    expect(res.body.reason).toBe('MISSING_BODY_PARSER');
+    expect(res.body.message).toContain('express.urlencoded');
+    await strategy.client.close();
+  });
+
+  it('names the session middleware to add when there is none', async () => {
+    const { app, strategy } = await bareApp((app, strategy) => {
+      app.post('/send', express.json(), strategy.send());
+    });
+    const res = await supertest(app).post('/send').send({ email: 'x@example.com' });
+    expect(res.status).toBe(500);
+    expect(res.body.reason).toBe('MISSING_SESSION');
+    expect(res.body.message).toContain('express-session');
+    expect(res.body.message).toContain('sessionCompat()');
+    await strategy.client.close();
+  });
+
+  it('names the session middleware on the callback too', async () => {
+    const passport = new passportPkg.Passport();
+    const { app, strategy } = await bareApp((app, strategy) => {
+      passport.use(strategy);
+      app.get('/cb', passport.authenticate('magic-link'));
+    });
+    const res = await supertest(app).get('/cb?code=abc');
+    expect(res.status).toBe(500);
+    expect(res.body.reason).toBe('MISSING_SESSION');
+    await strategy.client.close();
+  });
+
+  it.each([
+    [{ successRedirect: 'https://evil.com' }, 'successRedirect'],
+    [{ failureRedirect: '//evil.com' }, 'failureRedirect'],
+    [{ onError: 'nope' }, 'onError'],
+  ])('checks its options when the route is set up: %j', async (options, name) => {
+    const { strategy } = await bareApp(() => undefined);
+    expect(() => strategy.send(options as never)).toThrow(new RegExp(`options\\.${name}`));
+    await strategy.client.close();
+  });
+});
