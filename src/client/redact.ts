@@ -18,7 +18,8 @@ export function secretForms(value: string): string[] {
 /** Replaces every occurrence of each secret form, then every query string, and truncates. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
+  // Longest first, so a form containing another is replaced whole.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }
   out = out.replace(QUERY, `?${MASK}`);

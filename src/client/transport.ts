@@ -5,8 +5,10 @@ import { OtplessNetworkError } from './errors/OtplessNetworkError.js';
 import { OtplessResponseError } from './errors/OtplessResponseError.js';
 import { OtplessTimeoutError } from './errors/OtplessTimeoutError.js';
 import { parseServiceError } from './errorBody.js';
-import { redact, sanitizedCause } from './redact.js';
-import { type Check, describeMismatch } from './shapes/check.js';
+import { redact, sanitizedCause, secretForms } from './redact.js';
+import type { Check } from './shapes/check.js';
+import { decodeBody } from './decode.js';
+import { Deadline } from './deadline.js';
 
 /** The fixed part of one endpoint's requests, built once per client. */
 export interface Route {
@@ -23,10 +25,6 @@ export interface TransportOptions {
   connections: number;
   /** Forms of the client secret to redact from any outside text. */
   secrets: readonly string[];
-}
-
-function abortOnTimeout(controller: AbortController): void {
-  controller.abort();
 }
 
 /**
@@ -54,36 +52,26 @@ export class Transport {
   /**
    * Sends one request and returns its JSON body once `shape` accepts it.
    * @param path request path (with query string for authorize)
-   * @param sensitive forms of the code or token this call carries, redacted from errors
+   * @param sensitive the code or token this call carries (raw), redacted from errors in all its forms
    */
   async send<T>(route: Route, path: string, body: string | undefined, shape: Check<T>, sensitive: readonly string[]): Promise<T> {
     if (this.#closed) throw new OtplessNetworkError(route.endpoint, `OTPless ${route.endpoint}: the client is closed. Create a new OtplessClient.`);
-    const controller = new AbortController();
-    // One timer covers connect, headers and body: undici's own timeouts are per phase and idle-based.
-    const timer = setTimeout(abortOnTimeout, this.#timeoutMs, controller);
+    // One deadline covers connect, headers and body: undici's own timeouts are per phase and idle-based.
+    const deadline = new Deadline(this.#timeoutMs);
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.#agent.request({ origin: route.origin, path, method: route.method, headers: route.headers, body, signal: controller.signal });
+        response = await this.#agent.request({ origin: route.origin, path, method: route.method, headers: route.headers, body, signal: deadline.asSignal() });
       } catch (err) {
-        throw this.#failure(route, err, controller.signal.aborted, sensitive);
+        throw this.#failure(route, err, deadline.aborted, sensitive);
       }
       const { statusCode } = response;
       if (statusCode < 200 || statusCode > 299) throw await this.#apiError(route, response, sensitive);
 
-      const text = await this.#readBody(route, response, controller, sensitive);
-      if (text === '') throw new OtplessResponseError(route.endpoint, statusCode, 'empty body');
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new OtplessResponseError(route.endpoint, statusCode, 'body is not JSON');
-      }
-      const mismatch = shape(json);
-      if (mismatch !== undefined) throw new OtplessResponseError(route.endpoint, statusCode, describeMismatch(mismatch));
-      return json as T;
+      const text = await this.#readBody(route, response, deadline, sensitive);
+      return decodeBody(route.endpoint, statusCode, text, shape);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -94,7 +82,7 @@ export class Transport {
     await this.#agent.close();
   }
 
-  async #readBody(route: Route, response: Dispatcher.ResponseData, controller: AbortController, sensitive: readonly string[]): Promise<string> {
+  async #readBody(route: Route, response: Dispatcher.ResponseData, deadline: Deadline, sensitive: readonly string[]): Promise<string> {
     const declared = response.headers['content-length'];
     if (typeof declared === 'string' && Number(declared) > this.#maxResponseBytes) {
       response.body.destroy();
@@ -104,7 +92,7 @@ export class Transport {
       return await response.body.text();
     } catch (err) {
       if (isTooLarge(err)) throw this.#tooLarge(route, response.statusCode);
-      throw this.#failure(route, err, controller.signal.aborted, sensitive);
+      throw this.#failure(route, err, deadline.aborted, sensitive);
     }
   }
 
@@ -117,8 +105,12 @@ export class Transport {
       // The status alone is the error; a body that fails to arrive only loses the details.
       text = await response.body.text().catch(() => '');
     }
-    const secrets = sensitive.length === 0 ? this.#secrets : [...this.#secrets, ...sensitive];
-    return new OtplessApiError({ endpoint: route.endpoint, status: response.statusCode, ...parseServiceError(text, secrets) });
+    return new OtplessApiError({ endpoint: route.endpoint, status: response.statusCode, ...parseServiceError(text, this.#secretsWith(sensitive)) });
+  }
+
+  /** The secret's forms plus those of this call's code or token, computed on error paths only. */
+  #secretsWith(sensitive: readonly string[]): readonly string[] {
+    return sensitive.length === 0 ? this.#secrets : [...this.#secrets, ...sensitive.flatMap(secretForms)];
   }
 
   #tooLarge(route: Route, status: number): OtplessResponseError {
@@ -130,7 +122,7 @@ export class Transport {
     if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new OtplessTimeoutError(route.endpoint, this.#timeoutMs);
     }
-    const secrets = [...this.#secrets, ...sensitive];
+    const secrets = this.#secretsWith(sensitive);
     const cause = sanitizedCause(err, secrets);
     const reason = typeof code === 'string' ? code : cause.message;
     const closed = this.#closed ? ' (the client was closed)' : '';

@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeBody } from '../../src/client/decode.js';
+import { isOtplessError, OtplessResponseError } from '../../src/client/index.js';
+import type { Mismatch } from '../../src/client/shapes/check.js';
+import {
+  codeVerificationResult,
+  secureInfoResult,
+  sendMagicLinkResponse,
+  sessionDetails,
+  tokenValidationResult,
+  userInfo,
+} from '../../src/client/shapes/index.js';
+import { copy, secureInfoOk, sendMagicLinkOk, sessionDetailsOk, userInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
+
+/** Runs per property; a later issue raises it (FUZZ_RUNS=100000). */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
+
+type Json = unknown;
+type Path = (string | number)[];
+
+interface Operation {
+  name: string;
+  shape: (value: unknown) => Mismatch | undefined;
+  valid: Json;
+  /** What the login relies on, checked independently of the guards on every accepted value. */
+  critical: (v: any) => boolean; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const isStr = (v: unknown) => typeof v === 'string';
+const identitiesOk = (ids: unknown) =>
+  Array.isArray(ids) && ids.length > 0 && ids.every((i) => (i?.identityType === 'MOBILE' || i?.identityType === 'EMAIL') && isStr(i.identityValue));
+
+const OPERATIONS: Operation[] = [
+  { name: 'sendMagicLink', shape: sendMagicLinkResponse, valid: sendMagicLinkOk, critical: (v) => Array.isArray(v.requestIds) && v.requestIds.length > 0 && v.requestIds.every((e: any) => isStr(e?.value)) }, // eslint-disable-line @typescript-eslint/no-explicit-any
+  { name: 'verifyCode', shape: codeVerificationResult, valid: verifyCodeOk, critical: (v) => isStr(v.requestId) && isStr(v.userDetails?.token) && identitiesOk(v.userDetails?.identities) },
+  { name: 'userInfo', shape: userInfo, valid: userInfoOk, critical: (v) => isStr(v.email) || isStr(v.phone_number) },
+  { name: 'validateToken', shape: tokenValidationResult, valid: validateTokenOk, critical: (v) => isStr(v.token) && isStr(v.userId) && identitiesOk(v.identities) && (v.secureInfo === undefined || typeof v.secureInfo === 'object') },
+  { name: 'secureInfo', shape: secureInfoResult, valid: secureInfoOk, critical: (v) => typeof v.secure_info === 'object' && v.secure_info !== null && !Array.isArray(v.secure_info) },
+  { name: 'sessionDetails', shape: sessionDetails, valid: sessionDetailsOk, critical: (v) => isStr(v.userId) && isStr(v.sessionToken) && identitiesOk(v.identities) && typeof v.startedAt === 'number' },
+];
+
+/** Every path inside a JSON value (objects and arrays), the root excluded. */
+function paths(value: Json, prefix: Path = []): Path[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const entries: [string | number, Json][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  return entries.flatMap(([k, v]) => [[...prefix, k], ...paths(v, [...prefix, k])]);
+}
+
+function kind(v: Json): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+function setAt(root: Json, path: Path, value: Json | undefined): Json {
+  const copyRoot = copy(root);
+  let o = copyRoot as Record<string | number, Json>;
+  for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, Json>;
+  const last = path.at(-1) as string | number;
+  if (value === undefined) {
+    if (Array.isArray(o)) o.splice(Number(last), 1);
+    else delete o[last];
+  } else o[last] = value;
+  return copyRoot;
+}
+
+function getAt(root: Json, path: Path): Json {
+  return path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], root);
+}
+
+/** Decodes; returns the value, or 'BAD' for BAD_RESPONSE. Anything else thrown fails the test. */
+function outcome(op: Operation, text: string): Json | 'BAD' {
+  try {
+    return decodeBody('verifyCode', 200, text, op.shape);
+  } catch (err) {
+    if (err instanceof OtplessResponseError && isOtplessError(err, 'BAD_RESPONSE')) return 'BAD';
+    throw err;
+  }
+}
+
+// Drawn by name, so a failing case prints as a name rather than as source code.
+const operation = fc.constantFrom(...OPERATIONS.map((op) => op.name)).map((name) => OPERATIONS.find((op) => op.name === name) as Operation, (op) => (op as Operation).name);
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+
+/** A valid answer, then 1-4 random edits: delete, replace with any JSON, add an unknown field. */
+const mutated = operation.chain((op) =>
+  fc
+    .array(
+      fc.record({ action: fc.constantFrom('delete', 'replace', 'add'), pick: fc.nat(), value: jsonValue, key: fc.string({ maxLength: 8 }) }),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((edits) => {
+      let value = copy(op.valid);
+      for (const e of edits) {
+        const all = paths(value);
+        if (all.length === 0) break;
+        const path = all[e.pick % all.length] as Path;
+        if (e.action === 'delete') value = setAt(value, path, undefined);
+        else if (e.action === 'replace') value = setAt(value, path, e.value);
+        else if (kind(getAt(value, path)) === 'object') value = setAt(value, [...path, `x_${e.key}`], e.value);
+      }
+      return { op, value };
+    }),
+);
+
+describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
+  it('any mutation of a valid answer: a result the login can rely on, or BAD_RESPONSE, nothing else', () => {
+    fc.assert(
+      fc.property(mutated, ({ op, value }) => {
+        const result = outcome(op, JSON.stringify(value));
+        if (result !== 'BAD') expect(op.critical(result)).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('any JSON at all: a result or BAD_RESPONSE', () => {
+    fc.assert(
+      fc.property(operation, fc.jsonValue({ maxDepth: 6 }), (op, value) => {
+        const result = outcome(op, JSON.stringify(value) ?? '');
+        if (result !== 'BAD') expect(op.critical(result)).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a declared field given a value of another JSON kind is always BAD_RESPONSE', () => {
+    const replacement = fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }), fc.array(fc.integer(), { maxLength: 2 }));
+    fc.assert(
+      fc.property(operation, fc.nat(), replacement, (op, pick, value) => {
+        const all = paths(op.valid);
+        const path = all[pick % all.length] as Path;
+        fc.pre(kind(getAt(op.valid, path)) !== kind(value));
+        expect(outcome(op, JSON.stringify(setAt(op.valid, path, value)))).toBe('BAD');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('unknown fields added anywhere are kept and do not break the result', () => {
+    fc.assert(
+      fc.property(operation, fc.nat(), fc.string({ minLength: 1, maxLength: 8 }), jsonValue, (op, pick, key, value) => {
+        const objects = [[], ...paths(op.valid)].filter((p) => kind(getAt(op.valid, p)) === 'object');
+        const path = [...(objects[pick % objects.length] as Path), `zz_${key}`];
+        const result = outcome(op, JSON.stringify(setAt(op.valid, path, value)));
+        expect(result).not.toBe('BAD');
+        expect(getAt(result, path)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a truncated or corrupted body is BAD_RESPONSE', () => {
+    fc.assert(
+      fc.property(operation, fc.nat(), (op, cut) => {
+        const text = JSON.stringify(op.valid);
+        expect(outcome(op, text.slice(0, cut % text.length))).toBe('BAD');
+      }),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(operation, fc.string(), (op, text) => {
+        const result = outcome(op, text);
+        if (result !== 'BAD') expect(op.critical(result)).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
