@@ -5,3 +5,4 @@ export type { EndpointName, EndpointDescriptor } from './wire/endpoints.js';
 export * from './client/index.js';
 export * from './risk/index.js';
 export * from './strategy/index.js';
+export * from './guards/index.js';

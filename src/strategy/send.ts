@@ -21,7 +21,7 @@ export interface SendOptions {
   /** Where a browser goes when sending failed; `?error=<reason>&field=<field>` is added. */
   failureRedirect?: string;
   /** Handle failures yourself instead (render the form again with the message, say). */
-  onError?: (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
+  onError?(err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void;
 }
 
 /** The middleware `send()` returns: fits Express and Connect. */

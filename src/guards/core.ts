@@ -1,0 +1,72 @@
+import type { ServerResponse } from 'node:http';
+import type { NextFunction } from '../strategy/http.js';
+import type { HttpRequest } from '../strategy/http.js';
+import { readLoginRecord } from '../strategy/loginRecord.js';
+import type { LoginRecord } from '../strategy/loginRecord.js';
+import { isSafeLocalPath } from '../strategy/safeRedirect.js';
+import { OtplessSetupError } from '../strategy/setupError.js';
+import { refuse } from './responses.js';
+
+/** Options every guard takes. */
+export interface GuardOptions {
+  /** Where a browser asking for HTML goes when not logged in (a path on this site). JSON clients get 401. */
+  loginURL?: string;
+}
+
+/** Express/Connect middleware, as every guard factory returns it. */
+export type GuardMiddleware = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
+
+/** A guard's own decision, given a logged-in request and its login record. */
+export type GuardDecision = (
+  req: HttpRequest,
+  res: ServerResponse,
+  next: NextFunction,
+  record: LoginRecord,
+) => void | Promise<void>;
+
+interface PassportRequest {
+  user?: unknown;
+  isAuthenticated?: () => boolean;
+}
+
+/** Checks the options all guards share; throws a TypeError naming the bad one. */
+export function checkGuardOptions(guard: string, options: unknown): GuardOptions {
+  if (options === undefined) return {};
+  if (!options || typeof options !== 'object') throw new TypeError(`${guard}(): options must be an object`);
+  const { loginURL } = options as GuardOptions;
+  if (loginURL !== undefined && !isSafeLocalPath(loginURL)) {
+    throw new TypeError(`${guard}(): options.loginURL must be a path on this site, such as '/login'`);
+  }
+  return options as GuardOptions;
+}
+
+/**
+ * The part every guard shares: a visitor who is not logged in gets 401 (or the login page),
+ * a setup without a session or without a magic-link login gets an error naming what is
+ * missing, and only then does the guard's own decision run. Every async path ends in `next`.
+ */
+export function createGuard(guard: string, options: GuardOptions, decide: GuardDecision): GuardMiddleware {
+  return function otplessGuard(req, res, next) {
+    const passportReq = req as unknown as PassportRequest;
+    const loggedIn =
+      typeof passportReq.isAuthenticated === 'function' ? passportReq.isAuthenticated() : Boolean(passportReq.user);
+    if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginURL);
+    if (!req.session || typeof req.session !== 'object') return next(OtplessSetupError.missingSession());
+    const record = readLoginRecord(req);
+    if (!record) {
+      return next(
+        new OtplessSetupError(
+          'NO_LOGIN_RECORD',
+          `${guard}() found no magic-link login in this session: protect only routes reached after ` +
+            "passport.authenticate('magic-link'), and keep passport.session() before the guard.",
+        ),
+      );
+    }
+    try {
+      const pending = decide(req, res, next, record);
+      if (pending) pending.catch(next);
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,168 @@
+import type { ServerResponse } from 'node:http';
+import type { OtplessClient } from '../client/index.js';
+import { assessRisk, compactSignals, isRiskAction, strictestAction, validateRiskPolicy } from '../risk/index.js';
+import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
+import type { HttpRequest, NextFunction } from '../strategy/http.js';
+import type { LoginRecord } from '../strategy/loginRecord.js';
+import { checkGuardOptions, createGuard } from './core.js';
+import type { GuardMiddleware, GuardOptions } from './core.js';
+import { refuse } from './responses.js';
+
+/** The verdict a guard reached, as `req.risk` and the audit hook see it. */
+export interface GuardVerdict extends RiskVerdict {
+  /** Epoch ms when the signals judged were read from the service. */
+  signalsAt: number | null;
+  /** True when the signals were older than `maxAgeMs` and could not be refetched. */
+  stale: boolean;
+  /** True when the signals were refetched through secure-info for this request. */
+  refreshed: boolean;
+}
+
+/** One decision, for the audit hook: never a token or secret. */
+export interface RiskAuditEvent {
+  guard: 'requireLowRisk';
+  /** The profile id of the logged-in user. */
+  userId: string;
+  /** Method and path of the request (no query string). */
+  route: string;
+  action: RiskAction;
+  reasons: RiskReason[];
+  stale: boolean;
+  refreshed: boolean;
+  /** True when `observeOnly` let the request through whatever the action. */
+  observeOnly: boolean;
+  at: number;
+}
+
+/**
+ * Called with a refused request instead of the default 403. Declared with method syntax in
+ * the options so a handler typed with Express's `Request`/`Response` fits.
+ */
+export type RiskHandler = (req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict) => void;
+
+/** Options of `requireLowRisk()`. */
+export interface RequireLowRiskOptions extends GuardOptions {
+  /** Judge the stored signals under this policy (merged over `DEFAULT_RISK_POLICY`). */
+  policy?: RiskPolicy;
+  /** Signals older than this are stale: refetched when possible, else `staleAction` applies. */
+  maxAgeMs?: number;
+  /** What stale signals that cannot be refetched ask for. Default 'challenge'. */
+  staleAction?: RiskAction;
+  /**
+   * Client used to refetch stale signals through secure-info (pass `strategy.client`). Works
+   * only with a server-side session (express-session), where the login's token is kept.
+   */
+  client?: OtplessClient;
+  /** Handle a `challenge` (step-up, say). Default: 403. */
+  onChallenge?(req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict): void;
+  /** Handle a `block`. Default: 403. */
+  onBlock?(req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict): void;
+  /** Let every request through, but still decide, set `req.risk` and call `audit`. */
+  observeOnly?: boolean;
+  /** Receives every decision with its reasons (never a token). An exception here is passed to `next`. */
+  audit?(event: RiskAuditEvent): void;
+}
+
+const GUARD = 'requireLowRisk';
+
+/**
+ * Lets a request through only when the risk signals of its login are judged `allow`.
+ *
+ * The signals read at login (stored compactly in the session by `MagicLinkStrategy`) are
+ * judged again under this guard's `policy`, so one route can be stricter than another
+ * without a new login. The verdict is put on `req.risk`.
+ *
+ * @example
+ * app.get('/payments', requireLowRisk(), showPayments);
+ * app.post('/transfer', requireLowRisk({ policy: { vpn: 'block' }, maxAgeMs: 120_000 }), transfer);
+ */
+export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware {
+  const opts = checkOptions(options);
+  const policy = validateRiskPolicy(opts.policy);
+  const staleAction = opts.staleAction ?? 'challenge';
+
+  return createGuard(GUARD, opts, async (req, res, next, record) => {
+    const now = Date.now();
+    const verdict = await judge(req, record, now);
+    (req as HttpRequest & { risk?: GuardVerdict }).risk = verdict;
+    opts.audit?.({
+      guard: GUARD,
+      userId: record.id,
+      route: `${req.method ?? 'GET'} ${routeOf(req)}`,
+      action: verdict.action,
+      reasons: verdict.reasons,
+      stale: verdict.stale,
+      refreshed: verdict.refreshed,
+      observeOnly: opts.observeOnly === true,
+      at: now,
+    });
+    if (opts.observeOnly || verdict.action === 'allow') return next();
+    if (verdict.action === 'challenge') {
+      return opts.onChallenge ? opts.onChallenge(req, res, next, verdict) : refuse(req, res, 'RISK_CHALLENGE', opts.loginURL);
+    }
+    return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginURL);
+  });
+
+  async function judge(req: HttpRequest, record: LoginRecord, now: number): Promise<GuardVerdict> {
+    // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
+    let signals: unknown = record.risk?.signals ?? undefined;
+    let signalsAt = record.risk?.at ?? null;
+    let refreshed = false;
+    let stale = opts.maxAgeMs !== undefined && (signalsAt === null || now - signalsAt > opts.maxAgeMs);
+
+    if (stale && record.risk && opts.client && record.token) {
+      try {
+        const fresh = await opts.client.getSecureInfo(record.token);
+        signals = fresh.secure_info;
+        signalsAt = now;
+        refreshed = true;
+        stale = false;
+        const compact = compactSignals(fresh.secure_info);
+        record.risk = { signals: compact, action: assessRisk(compact, policy, { now }).action, at: now };
+      } catch {
+        // A failed refetch leaves the signals stale: staleAction decides, never "allow" by default.
+      }
+    }
+
+    const verdict = assessRisk(signals, policy, { now });
+    if (!stale) return { ...verdict, signalsAt, stale, refreshed };
+    const reasons: RiskReason[] = [...verdict.reasons];
+    if (staleAction !== 'allow') reasons.push({ signal: 'missing', action: staleAction, detail: 'stale' });
+    return { ...verdict, action: strictestAction(verdict.action, staleAction), reasons, signalsAt, stale, refreshed };
+  }
+}
+
+function checkOptions(options: RequireLowRiskOptions | undefined): RequireLowRiskOptions {
+  const opts = checkGuardOptions(GUARD, options) as RequireLowRiskOptions;
+  const { maxAgeMs, staleAction, client } = opts;
+  if (maxAgeMs !== undefined && (typeof maxAgeMs !== 'number' || !Number.isFinite(maxAgeMs) || maxAgeMs < 0)) {
+    throw new TypeError(`${GUARD}(): options.maxAgeMs must be a number of milliseconds, 0 or more`);
+  }
+  if (staleAction !== undefined && !isRiskAction(staleAction)) {
+    throw new TypeError(`${GUARD}(): options.staleAction must be 'allow', 'challenge' or 'block'`);
+  }
+  for (const key of ['onChallenge', 'onBlock', 'audit'] as const) {
+    if (opts[key] !== undefined && typeof opts[key] !== 'function') {
+      throw new TypeError(`${GUARD}(): options.${key} must be a function`);
+    }
+  }
+  if (opts.observeOnly !== undefined && typeof opts.observeOnly !== 'boolean') {
+    throw new TypeError(`${GUARD}(): options.observeOnly must be a boolean`);
+  }
+  if (client !== undefined && (typeof client !== 'object' || typeof client?.getSecureInfo !== 'function')) {
+    throw new TypeError(`${GUARD}(): options.client must be an OtplessClient (pass strategy.client)`);
+  }
+  if (opts.policy !== undefined) {
+    try {
+      validateRiskPolicy(opts.policy);
+    } catch (err) {
+      throw new TypeError(`${GUARD}(): options.policy: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return opts;
+}
+
+function routeOf(req: HttpRequest): string {
+  const url = (req as HttpRequest & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  return url.split('?')[0] ?? '';
+}

@@ -1,0 +1,315 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import express from 'express';
+import supertest from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { requireIdentity, requireLowRisk } from '../../src/index.js';
+import type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent } from '../../src/index.js';
+import { CLIENT, loginVia, startHarness } from '../helpers/harness.js';
+import type { Harness, HarnessOptions, SessionKind } from '../helpers/harness.js';
+
+let emulator: Emulator;
+const harnesses: Harness[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+});
+afterEach(async () => {
+  emulator.clearFaults();
+  await Promise.all(harnesses.splice(0).map((h) => h.close()));
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+interface GuardedApp extends Harness {
+  events: RiskAuditEvent[];
+}
+
+/** An app with a guarded route `/guarded` (and `/strict`, `/observed` ...) behind a real login. */
+async function guardedApp(
+  guard: RequireLowRiskOptions = {},
+  options: HarnessOptions & { session?: SessionKind } = {},
+): Promise<GuardedApp> {
+  const events: RiskAuditEvent[] = [];
+  // The routes are set up before the strategy (and its client) exist: read it when called.
+  const ref: { client?: Harness['strategy']['client'] } = {};
+  const h = await startHarness({
+    emulator,
+    strategy: { enrich: ['validateToken', 'secureInfo'] },
+    ...options,
+    routes: (app) => {
+      const audit = (e: RiskAuditEvent) => events.push(e);
+      const ok = (req: express.Request, res: express.Response) =>
+        res.json({ ok: true, risk: (req as express.Request & { risk?: GuardVerdict }).risk?.action });
+      app.get('/guarded', requireLowRisk({ audit, loginURL: '/login', ...guard }), ok);
+      app.get('/strict', requireLowRisk({ audit, policy: { vpn: 'block', incognito: 'challenge' } }), ok);
+      app.get('/lenient', requireLowRisk({ audit, policy: { vpn: 'allow' } }), ok);
+      app.get('/observed', requireLowRisk({ audit, observeOnly: true }), ok);
+      app.get('/refetching', (req, res, next) => requireLowRisk({ audit, maxAgeMs: 1, client: ref.client })(req, res, next), ok);
+      app.get('/needs-mobile', requireIdentity('MOBILE'), ok);
+      app.get('/needs-email', requireIdentity('EMAIL'), ok);
+      options.routes?.(app);
+    },
+  });
+  ref.client = h.strategy.client;
+  harnesses.push(h);
+  return Object.assign(h, { events });
+}
+
+const expected: Array<[string, 'allow' | 'challenge' | 'block', number]> = [
+  ['clean', 'allow', 200],
+  ['incognito', 'allow', 200],
+  ['vpn', 'challenge', 403],
+  ['bot', 'block', 403],
+  ['emulator', 'block', 403],
+  ['tampering', 'block', 403],
+  ['missing', 'block', 403],
+];
+
+describe('requireLowRisk() through a real login, per risk scenario', () => {
+  it.each(expected)('%s -> %s (JSON client)', async (risk, action, status) => {
+    const h = await guardedApp();
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: `${risk}@example.com` }, risk)).status).toBe(302);
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    expect(res.status).toBe(status);
+    if (status === 200) expect(res.body).toEqual({ ok: true, risk: 'allow' });
+    else expect(res.body).toEqual({ error: { code: action === 'block' ? 'RISK_BLOCKED' : 'RISK_CHALLENGE' } });
+    const event = h.events.at(-1)!;
+    expect(event).toMatchObject({ guard: 'requireLowRisk', userId: expect.any(String), route: 'GET /guarded', action });
+    if (action !== 'allow') expect(event.reasons.length).toBeGreaterThan(0);
+  });
+
+  it.each(expected.filter(([, a]) => a !== 'allow'))('%s -> a friendly page for a browser, without reasons', async (risk) => {
+    const h = await guardedApp();
+    const browser = h.browser();
+    await loginVia(h, browser, { email: `${risk}-html@example.com` }, risk);
+    const res = await browser.get('/guarded').set('accept', 'text/html');
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toMatch(/<h1>/);
+    for (const word of ['vpn', 'bot', 'emulator', 'tampering', 'missing', 'publicVPN']) {
+      expect(res.text.toLowerCase()).not.toContain(word.toLowerCase());
+    }
+  });
+
+  it('works the same with express-session', async () => {
+    const h = await guardedApp({}, { session: 'express' });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'es@example.com' }, 'vpn');
+    expect((await browser.get('/guarded').set('accept', 'application/json')).status).toBe(403);
+    const clean = h.browser();
+    await loginVia(h, clean, { email: 'es2@example.com' }, 'clean');
+    expect((await clean.get('/guarded').set('accept', 'application/json')).status).toBe(200);
+  });
+
+  it('fails closed when the login fetched no signals at all (no enrichment)', async () => {
+    const h = await guardedApp({}, { strategy: { enrich: [] } });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'none@example.com' }, 'clean');
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('RISK_BLOCKED');
+    expect(h.events.at(-1)?.reasons).toContainEqual(expect.objectContaining({ signal: 'missing' }));
+  });
+});
+
+describe('per-route policies', () => {
+  it('judges the stored signals again under each route’s policy, without a new login', async () => {
+    const h = await guardedApp();
+    const vpn = h.browser();
+    await loginVia(h, vpn, { email: 'route-vpn@example.com' }, 'vpn');
+    expect((await vpn.get('/guarded').set('accept', 'application/json')).body.error.code).toBe('RISK_CHALLENGE');
+    expect((await vpn.get('/strict').set('accept', 'application/json')).body.error.code).toBe('RISK_BLOCKED');
+    expect((await vpn.get('/lenient').set('accept', 'application/json')).status).toBe(200);
+
+    const incognito = h.browser();
+    await loginVia(h, incognito, { email: 'route-inc@example.com' }, 'incognito');
+    expect((await incognito.get('/guarded').set('accept', 'application/json')).status).toBe(200);
+    expect((await incognito.get('/strict').set('accept', 'application/json')).status).toBe(403);
+  });
+
+  it('calls onChallenge and onBlock with the verdict', async () => {
+    const h = await guardedApp({
+      onChallenge: (_req: express.Request, res: express.Response, _next: express.NextFunction, verdict: GuardVerdict) =>
+        res.status(401).json({ stepUp: true, action: verdict.action }),
+      onBlock: (_req: express.Request, res: express.Response, _next: express.NextFunction, verdict: GuardVerdict) =>
+        res.status(451).json({ blocked: verdict.reasons.length > 0 }),
+    });
+    const vpn = h.browser();
+    await loginVia(h, vpn, { email: 'hook-vpn@example.com' }, 'vpn');
+    const challenged = await vpn.get('/guarded');
+    expect(challenged.status).toBe(401);
+    expect(challenged.body).toEqual({ stepUp: true, action: 'challenge' });
+    const bot = h.browser();
+    await loginVia(h, bot, { email: 'hook-bot@example.com' }, 'bot');
+    const blocked = await bot.get('/guarded');
+    expect(blocked.status).toBe(451);
+    expect(blocked.body).toEqual({ blocked: true });
+  });
+
+  it('observeOnly lets everything through but still decides and reports', async () => {
+    const h = await guardedApp();
+    const bot = h.browser();
+    await loginVia(h, bot, { email: 'observe@example.com' }, 'bot');
+    const res = await bot.get('/observed').set('accept', 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.body.risk).toBe('block');
+    expect(h.events.at(-1)).toMatchObject({ action: 'block', observeOnly: true, route: 'GET /observed' });
+  });
+});
+
+describe('stale signals', () => {
+  it('refetches through secure-info with express-session, where the token is kept', async () => {
+    const h = await guardedApp({}, { session: 'express' });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'fresh@example.com' }, 'clean');
+    await sleep(10);
+    const res = await browser.get('/refetching').set('accept', 'application/json');
+    expect(res.status).toBe(200);
+    expect(h.events.at(-1)).toMatchObject({ action: 'allow', refreshed: true, stale: false });
+  });
+
+  it('acts as staleAction says when the refetch fails (default challenge)', async () => {
+    const h = await guardedApp({}, { session: 'express' });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'refetch-fail@example.com' }, 'clean');
+    await sleep(10);
+    h.emulator.fault({ path: '/auth/v1/secure-info', status: 500, times: 1 });
+    const res = await browser.get('/refetching').set('accept', 'application/json');
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('RISK_CHALLENGE');
+    expect(h.events.at(-1)).toMatchObject({ action: 'challenge', stale: true, refreshed: false });
+  });
+
+  it('with cookie-session (no token kept) stale signals are challenged', async () => {
+    const h = await guardedApp({ maxAgeMs: 1 });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'cookie-stale@example.com' }, 'clean');
+    await sleep(10);
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    expect(res.status).toBe(403);
+    expect(h.events.at(-1)?.reasons).toContainEqual({ signal: 'missing', action: 'challenge', detail: 'stale' });
+  });
+
+  it('a staleAction of block blocks', async () => {
+    const h = await guardedApp({ maxAgeMs: 1, staleAction: 'block' });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'stale-block@example.com' }, 'clean');
+    await sleep(10);
+    expect((await browser.get('/guarded').set('accept', 'application/json')).body.error.code).toBe('RISK_BLOCKED');
+  });
+
+  it('fresh signals within maxAgeMs pass', async () => {
+    const h = await guardedApp({ maxAgeMs: 60_000 });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'within@example.com' }, 'clean');
+    expect((await browser.get('/guarded').set('accept', 'application/json')).status).toBe(200);
+  });
+});
+
+describe('not logged in, misuse and options', () => {
+  it('answers 401 to a JSON client and redirects a browser to loginURL', async () => {
+    const h = await guardedApp();
+    const json = await h.browser().get('/guarded').set('accept', 'application/json');
+    expect(json.status).toBe(401);
+    expect(json.body).toEqual({ error: { code: 'UNAUTHENTICATED' } });
+    const html = await h.browser().get('/guarded').set('accept', 'text/html');
+    expect(html.status).toBe(303);
+    expect(html.headers.location).toBe('/login');
+  });
+
+  it('names what is missing when there is no session', async () => {
+    const app = express();
+    app.use((req, _res, next) => {
+      (req as unknown as { user: object }).user = { id: 'x' };
+      next();
+    });
+    app.get('/guarded', requireLowRisk(), (_req, res) => res.json({ ok: true }));
+    app.use((err: Error & { reason?: string }, _q: express.Request, res: express.Response, _n: express.NextFunction) =>
+      res.status(500).json({ reason: err.reason, message: err.message }),
+    );
+    const res = await supertest(app).get('/guarded');
+    expect(res.status).toBe(500);
+    expect(res.body.reason).toBe('MISSING_SESSION');
+  });
+
+  it('names what is missing when the user did not log in through the strategy', async () => {
+    const h = await guardedApp({}, {
+      routes: (app) => {
+        app.get('/other-login', (req, res, next) =>
+          req.logIn({ id: 'password-user' }, (err) => (err ? next(err) : res.json({ ok: true }))),
+        );
+      },
+    });
+    const browser = h.browser();
+    expect((await browser.get('/other-login')).status).toBe(200);
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    expect(res.status).toBe(500);
+    expect(res.body.error.message).toContain("passport.authenticate('magic-link')");
+  });
+
+  it('passes an exception of the audit hook to next (fail closed)', async () => {
+    const h = await guardedApp({ audit: () => { throw new Error('audit sink down'); } });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'audit-throws@example.com' }, 'clean');
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    expect(res.status).toBe(500);
+    expect(res.body.error.message).toBe('audit sink down');
+  });
+
+  it('never gives the audit hook a token or secret', async () => {
+    const h = await guardedApp({}, { session: 'express' });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'audit@example.com' }, 'vpn');
+    await browser.get('/guarded');
+    await sleep(5);
+    await browser.get('/refetching');
+    const me = await browser.get('/me');
+    const token = me.body.record.token as string;
+    expect(token).toEqual(expect.any(String));
+    const text = JSON.stringify(h.events);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(CLIENT.clientSecret);
+  });
+
+  it.each([
+    [{ maxAgeMs: -1 }, 'maxAgeMs'],
+    [{ maxAgeMs: 'soon' }, 'maxAgeMs'],
+    [{ staleAction: 'deny' }, 'staleAction'],
+    [{ onChallenge: 'x' }, 'onChallenge'],
+    [{ onBlock: 1 }, 'onBlock'],
+    [{ audit: {} }, 'audit'],
+    [{ observeOnly: 'yes' }, 'observeOnly'],
+    [{ client: {} }, 'client'],
+    [{ policy: { vpn: 'deny' } }, 'policy'],
+    [{ policy: { nope: 'block' } }, 'policy'],
+    [{ loginURL: 'https://evil.com' }, 'loginURL'],
+  ])('requireLowRisk(%j) throws a TypeError naming %s when the route is set up', (options, name) => {
+    expect(() => requireLowRisk(options as never)).toThrow(TypeError);
+    expect(() => requireLowRisk(options as never)).toThrow(new RegExp(`options\\.${name}`));
+  });
+});
+
+describe('requireIdentity()', () => {
+  it('lets through a verified channel and refuses another (403)', async () => {
+    const h = await guardedApp();
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'id@example.com' });
+    expect((await browser.get('/needs-email').set('accept', 'application/json')).status).toBe(200);
+    const refused = await browser.get('/needs-mobile').set('accept', 'application/json');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: { code: 'IDENTITY_REQUIRED' } });
+
+    const phone = h.browser();
+    await loginVia(h, phone, { mobile: '+919812345678' });
+    expect((await phone.get('/needs-mobile').set('accept', 'application/json')).status).toBe(200);
+  });
+
+  it('checks its arguments when the route is set up', () => {
+    expect(() => requireIdentity('PHONE' as never)).toThrow(/'MOBILE' or 'EMAIL'/);
+    expect(() => requireIdentity('EMAIL', { loginURL: '//evil' })).toThrow(/options\.loginURL/);
+  });
+});
