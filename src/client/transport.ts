@@ -82,9 +82,14 @@ export class Transport {
     await this.#agent.close();
   }
 
-  async #readBody(route: Route, response: Dispatcher.ResponseData, deadline: Deadline, sensitive: readonly string[]): Promise<string> {
+  /** A body announced larger than the cap is not read at all (undici caps chunked ones). */
+  #announcedTooLarge(response: Dispatcher.ResponseData): boolean {
     const declared = response.headers['content-length'];
-    if (typeof declared === 'string' && Number(declared) > this.#maxResponseBytes) {
+    return typeof declared === 'string' && Number(declared) > this.#maxResponseBytes;
+  }
+
+  async #readBody(route: Route, response: Dispatcher.ResponseData, deadline: Deadline, sensitive: readonly string[]): Promise<string> {
+    if (this.#announcedTooLarge(response)) {
       response.body.destroy();
       throw this.#tooLarge(route, response.statusCode);
     }
@@ -97,9 +102,8 @@ export class Transport {
   }
 
   async #apiError(route: Route, response: Dispatcher.ResponseData, sensitive: readonly string[]): Promise<OtplessApiError> {
-    const declared = response.headers['content-length'];
     let text = '';
-    if (typeof declared === 'string' && Number(declared) > this.#maxResponseBytes) {
+    if (this.#announcedTooLarge(response)) {
       response.body.destroy();
     } else {
       // The status alone is the error; a body that fails to arrive only loses the details.
@@ -128,7 +132,7 @@ export class Transport {
     const closed = this.#closed ? ' (the client was closed)' : '';
     return new OtplessNetworkError(
       route.endpoint,
-      `OTPless ${route.endpoint} could not be reached at ${route.origin}${closed}: ${redact(reason, secrets)}. Check authUrl/userAuthUrl and the network, then retry.`,
+      `OTPless ${route.endpoint}: network failure with ${route.origin}${closed}: ${redact(reason, secrets)}. Check authUrl/userAuthUrl and the network, then retry.`,
       cause,
     );
   }
