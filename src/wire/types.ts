@@ -4,6 +4,10 @@
  * Shared by the client (which checks responses against them) and the emulator (which produces
  * them); neither imports the other, so a bug in one cannot hide behind the same bug in the other.
  * Every object type allows unknown extra fields: the service may add fields at any time.
+ *
+ * The spec does not say which response fields are required. Members the product relies on
+ * (request ids, tokens, user ids, identities, the signals of secure-info) are required; every
+ * other member is optional, and checked for its type whenever it is present.
  */
 
 /** An ISO 8601 UTC timestamp string, e.g. `2026-11-22T10:00:00.000Z`. */
@@ -74,25 +78,25 @@ interface IdentityBase extends Extensible {
   identityType: IdentityType;
   /** Mobile: digits with country code, no plus sign. E-mail: the address. */
   identityValue: string;
-  channel: string;
-  methods: string[];
+  channel?: string;
+  methods?: string[];
 }
 
 /** Identity in a token validation result: `verifiedAt` is an ISO string. */
 export interface TokenIdentity extends IdentityBase {
-  verified: boolean;
-  verifiedAt: IsoTimestamp;
+  verified?: boolean;
+  verifiedAt?: IsoTimestamp;
 }
 
 /** Identity in a code verification result: `verifiedTimestamp` is epoch ms. */
 export interface CodeIdentity extends IdentityBase {
-  verified: boolean;
-  verifiedTimestamp: EpochMs;
+  verified?: boolean;
+  verifiedTimestamp?: EpochMs;
 }
 
 /** Identity in session details: `verifiedAt` is epoch ms, no `verified`, has `name`. */
 export interface SessionIdentity extends IdentityBase {
-  verifiedAt: EpochMs;
+  verifiedAt?: EpochMs;
   name?: string;
 }
 
@@ -112,36 +116,38 @@ export interface IpLocation extends Extensible {
 
 /** Network in token validation and secure-info (with accuracyRadius and asn). */
 export interface Network extends Extensible {
-  ip: string;
+  ip?: string;
   timezone?: string;
   ipLocation?: IpLocation;
 }
 
 /** Network in code verification: only the ip. */
 export interface CodeNetwork extends Extensible {
-  ip: string;
+  ip?: string;
 }
 
 /** Network in session details: ipLocation lacks accuracyRadius and asn. */
 export interface SessionNetwork extends Extensible {
-  ip: string;
+  ip?: string;
   timezone?: string;
-  ipLocation?: Omit<IpLocation, 'accuracyRadius' | 'asn'> & Extensible;
+  // Pick, not Omit: Omit over an index signature would erase the named members.
+  ipLocation?: Pick<IpLocation, 'city' | 'subdivisions' | 'country' | 'continent' | 'latitude' | 'longitude' | 'postalCode'> &
+    Extensible;
 }
 
 // ---------------------------------------------------------------- 2.5 Device info
 
 /** Members present in every device info variant (code verification has only these). */
 export interface BasicDeviceInfo extends Extensible {
-  userAgent: string;
-  platform: string;
-  vendor: string;
-  language: string;
-  cookieEnabled: boolean;
-  screenWidth: number;
-  screenHeight: number;
-  screenColorDepth: number;
-  devicePixelRatio: number;
+  userAgent?: string;
+  platform?: string;
+  vendor?: string;
+  language?: string;
+  cookieEnabled?: boolean;
+  screenWidth?: number;
+  screenHeight?: number;
+  screenColorDepth?: number;
+  devicePixelRatio?: number;
 }
 
 /** Device info in session details (no deviceId, no browserInfo). */
@@ -225,12 +231,12 @@ export interface SecureInfo extends Extensible {
 /** Response of validate token (spec 2.7, 4.4). */
 export interface TokenValidationResult extends Extensible {
   token: string;
-  status: string;
+  status?: string;
   userId: string;
-  timestamp: IsoTimestamp;
+  timestamp?: IsoTimestamp;
   identities: TokenIdentity[];
-  network: Network;
-  deviceInfo: DeviceInfo;
+  network?: Network;
+  deviceInfo?: DeviceInfo;
   /** Only when the secure client SDK is integrated. */
   secureInfo?: SecureInfo;
 }
@@ -241,28 +247,28 @@ export interface TokenValidationResult extends Extensible {
 export interface SessionDetails extends Extensible {
   sessionToken: string;
   userId: string;
-  startedAt: EpochMs;
-  lastActiveAt: EpochMs;
+  startedAt?: EpochMs;
+  lastActiveAt?: EpochMs;
   identities: SessionIdentity[];
-  deviceInfo: SessionDeviceInfo;
-  network: SessionNetwork;
+  deviceInfo?: SessionDeviceInfo;
+  network?: SessionNetwork;
 }
 
 // ---------------------------------------------------------------- 2.9 Code verification result
 
 export interface CodeUserDetails extends Extensible {
   token: string;
-  status: string;
-  completedAt: EpochMs;
+  status?: string;
+  completedAt?: EpochMs;
   identities: CodeIdentity[];
-  network: CodeNetwork;
-  deviceInfo: BasicDeviceInfo;
+  network?: CodeNetwork;
+  deviceInfo?: BasicDeviceInfo;
 }
 
 /** Response of verify code (spec 2.9, 4.2). */
 export interface CodeVerificationResult extends Extensible {
   requestId: string;
-  message: string;
+  message?: string;
   userDetails: CodeUserDetails;
 }
 
@@ -270,10 +276,10 @@ export interface CodeVerificationResult extends Extensible {
 
 /** Response of get secure info (spec 4.5): snake_case keys. */
 export interface SecureInfoResult extends Extensible {
-  status: string;
+  status?: string;
   secure_info: SecureInfo;
-  network_info: Network;
-  device_info: DeviceInfo;
+  network_info?: Network;
+  device_info?: DeviceInfo;
 }
 
 // ---------------------------------------------------------------- Errors (service-facts.md)

@@ -37,7 +37,7 @@ const OPERATIONS: Operation[] = [
   { name: 'userInfo', shape: userInfo, valid: userInfoOk, critical: (v) => isStr(v.email) || isStr(v.phone_number) },
   { name: 'validateToken', shape: tokenValidationResult, valid: validateTokenOk, critical: (v) => isStr(v.token) && isStr(v.userId) && identitiesOk(v.identities) && (v.secureInfo === undefined || typeof v.secureInfo === 'object') },
   { name: 'secureInfo', shape: secureInfoResult, valid: secureInfoOk, critical: (v) => typeof v.secure_info === 'object' && v.secure_info !== null && !Array.isArray(v.secure_info) },
-  { name: 'sessionDetails', shape: sessionDetails, valid: sessionDetailsOk, critical: (v) => isStr(v.userId) && isStr(v.sessionToken) && identitiesOk(v.identities) && typeof v.startedAt === 'number' },
+  { name: 'sessionDetails', shape: sessionDetails, valid: sessionDetailsOk, critical: (v) => isStr(v.userId) && isStr(v.sessionToken) && identitiesOk(v.identities) && (v.startedAt === undefined || typeof v.startedAt === 'number') },
 ];
 
 /** Every path inside a JSON value (objects and arrays), the root excluded. */

@@ -107,7 +107,7 @@ describe('wrong shapes are BAD_RESPONSE naming the field', () => {
   it('sessionDetails: verifiedAt is epoch ms here', () => {
     expectBad(sessionDetails, sessionDetailsOk, (v) => (at(v, 'identities', 0).verifiedAt = '2025-11-22T10:00:00Z'), 'identities[0].verifiedAt: expected a finite number');
     expectBad(sessionDetails, sessionDetailsOk, (v) => (at(v, 'network', 'ipLocation', 'city').name = 3), 'network.ipLocation.city.name');
-    expectBad(sessionDetails, sessionDetailsOk, (v) => (v.lastActiveAt = null), 'lastActiveAt');
+    expectBad(sessionDetails, sessionDetailsOk, (v) => (v.lastActiveAt = 'yesterday'), 'lastActiveAt');
   });
 
   it('the message names the field, never a value', () => {

@@ -95,6 +95,25 @@ describe('service failures', () => {
     expect((await browser.get('/me')).status).toBe(401);
   });
 
+  it('logs in from a verify answer that has only what the login needs (the spec shows no requiredness)', async () => {
+    const h = await harness({ strategy: { crossDevice: true } });
+    const browser = h.browser();
+    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'minimal@example.com' });
+    const requestId = h.emulator.outbox().at(-1)!.requestId;
+    h.emulator.fault({
+      path: '/auth/v1/verify/code',
+      status: 200,
+      body: {
+        requestId,
+        userDetails: { token: 'minimal-token', identities: [{ identityType: 'EMAIL', identityValue: 'minimal@example.com' }] },
+      },
+      times: 1,
+    });
+    const res = await browser.get('/auth/callback?code=any-code');
+    expect(res.status).toBe(302);
+    expect((await browser.get('/me')).body.user).toEqual({ id: 'minimal@example.com', email: 'minimal@example.com' });
+  });
+
   it('answers 504 when the service is slower than the timeout, and does not hang', async () => {
     const h = await harness({ strategy: { timeoutMs: 300 } });
     const browser = h.browser();

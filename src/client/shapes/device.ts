@@ -22,10 +22,10 @@ const extended = {
 };
 
 /** Device info of verify-code: the nine basic members. */
-export const basicDeviceInfo = object<BasicDeviceInfo>(basic, {});
+export const basicDeviceInfo = object<BasicDeviceInfo>({}, basic);
 
 /** Device info of session details (no deviceId, no browserInfo). */
-export const sessionDeviceInfo = object<SessionDeviceInfo>(basic, extended);
+export const sessionDeviceInfo = object<SessionDeviceInfo>({}, { ...basic, ...extended });
 
 const browserInfo = object<BrowserInfo>(
   {},
@@ -41,4 +41,4 @@ const browserInfo = object<BrowserInfo>(
 );
 
 /** Device info of validate-token and secure-info (`device_info`). */
-export const deviceInfo = object<DeviceInfo>(basic, { ...extended, deviceId: string, browserInfo });
+export const deviceInfo = object<DeviceInfo>({}, { ...basic, ...extended, deviceId: string, browserInfo });

@@ -7,20 +7,20 @@ const methods = arrayOf(string);
 
 /** Identity in validate-token: `verifiedAt` is an ISO string. */
 export const tokenIdentity = object<TokenIdentity>(
-  { identityType, identityValue: string, channel: string, methods, verified: boolean, verifiedAt: string },
-  {},
+  { identityType, identityValue: string },
+  { channel: string, methods, verified: boolean, verifiedAt: string },
 );
 
 /** Identity in verify-code: `verifiedTimestamp` is epoch ms. */
 export const codeIdentity = object<CodeIdentity>(
-  { identityType, identityValue: string, channel: string, methods, verified: boolean, verifiedTimestamp: number },
-  {},
+  { identityType, identityValue: string },
+  { channel: string, methods, verified: boolean, verifiedTimestamp: number },
 );
 
 /** Identity in session details: `verifiedAt` is epoch ms (a number, unlike validate-token). */
 export const sessionIdentity = object<SessionIdentity>(
-  { identityType, identityValue: string, channel: string, methods, verifiedAt: number },
-  { name: string },
+  { identityType, identityValue: string },
+  { channel: string, methods, verifiedAt: number, name: string },
 );
 
 /** Every operation that returns identities needs at least one: it is who logged in. */

@@ -1,5 +1,5 @@
 import type { CodeNetwork, IpLocation, Network, SessionNetwork } from '../../wire/types.js';
-import { type Check, number, object, string } from './check.js';
+import { number, object, string } from './check.js';
 
 type Members<K extends keyof IpLocation> = NonNullable<IpLocation[K]>;
 
@@ -15,17 +15,12 @@ const ipLocation = object<IpLocation>(
 );
 
 /** Network of validate-token and secure-info (`network_info`). */
-export const network = object<Network>({ ip: string }, { timezone: string, ipLocation });
+export const network = object<Network>({}, { ip: string, timezone: string, ipLocation });
 
 /** Network of verify-code: only the ip. */
-export const codeNetwork = object<CodeNetwork>({ ip: string }, {});
+export const codeNetwork = object<CodeNetwork>({}, { ip: string });
 
-/**
- * The wire type declares session `ipLocation` as `Omit<IpLocation, ...> & Extensible`, and `Omit`
- * over an index signature erases the named members; this local type restores them so the
- * runtime check is still compiled against the documented fields.
- */
-type SessionIpLocation = Pick<IpLocation, 'city' | 'subdivisions' | 'country' | 'continent' | 'latitude' | 'longitude' | 'postalCode'>;
+type SessionIpLocation = NonNullable<SessionNetwork['ipLocation']>;
 const sessionIpLocation = object<SessionIpLocation>(
   {},
   { city, subdivisions, country, continent, latitude: number, longitude: number, postalCode: string },
@@ -33,6 +28,6 @@ const sessionIpLocation = object<SessionIpLocation>(
 
 /** Network of session details: ipLocation without accuracyRadius and asn. */
 export const sessionNetwork = object<SessionNetwork>(
-  { ip: string },
-  { timezone: string, ipLocation: sessionIpLocation as Check<NonNullable<SessionNetwork['ipLocation']>> },
+  {},
+  { ip: string, timezone: string, ipLocation: sessionIpLocation },
 );

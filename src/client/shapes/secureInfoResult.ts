@@ -6,6 +6,6 @@ import { secureInfo } from './secureInfo.js';
 
 /** Get secure info: snake_case keys; `secure_info` is the point of the call. */
 export const secureInfoResult = object<SecureInfoResult>(
-  { status: string, secure_info: secureInfo, network_info: network, device_info: deviceInfo },
-  {},
+  { secure_info: secureInfo },
+  { status: string, network_info: network, device_info: deviceInfo },
 );

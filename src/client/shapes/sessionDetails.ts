@@ -6,14 +6,6 @@ import { sessionNetwork } from './network.js';
 
 /** Session details: spec 2.8; `startedAt`/`lastActiveAt` and identity `verifiedAt` are epoch ms. */
 export const sessionDetails = object<SessionDetails>(
-  {
-    sessionToken: string,
-    userId: string,
-    startedAt: number,
-    lastActiveAt: number,
-    identities: sessionIdentities,
-    deviceInfo: sessionDeviceInfo,
-    network: sessionNetwork,
-  },
-  {},
+  { sessionToken: string, userId: string, identities: sessionIdentities },
+  { startedAt: number, lastActiveAt: number, deviceInfo: sessionDeviceInfo, network: sessionNetwork },
 );

@@ -5,8 +5,8 @@ import { tokenIdentities } from './identity.js';
 import { network } from './network.js';
 import { secureInfo } from './secureInfo.js';
 
-/** Validate token: all of spec 2.7 except `secureInfo`, sent only with the secure SDK. */
+/** Validate token: token, user id and identities required; the rest of spec 2.7 checked when present. */
 export const tokenValidationResult = object<TokenValidationResult>(
-  { token: string, status: string, userId: string, timestamp: string, identities: tokenIdentities, network, deviceInfo },
-  { secureInfo },
+  { token: string, userId: string, identities: tokenIdentities },
+  { status: string, timestamp: string, network, deviceInfo, secureInfo },
 );
