@@ -1,0 +1,32 @@
+// Checks the package as it would be published: publint and attw on the packed tarball, then
+// that both entry points load under require and import, and that the CLI answers --help.
+// Run after `npm run build`. Exits non-zero on the first failure.
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const run = (cmd, args) => {
+  console.log(`$ ${cmd} ${args.join(' ')}`);
+  execFileSync(cmd, args, { stdio: 'inherit' });
+};
+
+run('npx', ['--no-install', 'publint', '--strict']);
+// node16 profile: the package requires Node >= 20, whose resolver reads `exports`
+// (the node10 resolver does not, and cannot see the ./emulator subpath).
+run('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'node16']);
+
+const require = createRequire(import.meta.url);
+const expectExports = (label, mod, names) => {
+  const missing = names.filter((n) => mod[n] === undefined);
+  if (missing.length) throw new Error(`${label} is missing ${missing.join(', ')}`);
+  console.log(`${label}: ok (${names.join(', ')})`);
+};
+const main = ['OtplessClient', 'MagicLinkStrategy', 'sessionCompat', 'requireLowRisk', 'requireIdentity', 'assessRisk', 'OtplessError', 'isOtplessError'];
+expectExports('require(passport-otpless)', require('passport-otpless'), main);
+expectExports('import(passport-otpless)', await import('passport-otpless'), main);
+expectExports('require(passport-otpless/emulator)', require('passport-otpless/emulator'), ['startEmulator']);
+expectExports('import(passport-otpless/emulator)', await import('passport-otpless/emulator'), ['startEmulator']);
+
+const help = execFileSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
+if (!/otpless-emulator/.test(help)) throw new Error('otpless-emulator --help printed no usage');
+console.log('otpless-emulator --help: ok');
+console.log('package checks passed');
