@@ -1,0 +1,130 @@
+// The otpless-emulator CLI, run as a developer would: npx tsx src/emulator/cli.ts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const running: ChildProcess[] = [];
+
+/** Starts the CLI in its own process group (npx does not forward signals; the group gets them). */
+function startCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn('npx', ['tsx', 'src/emulator/cli.ts', ...args], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.push(child);
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port P with P+1 also free at the time of asking. */
+async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const port = 40_000 + Math.floor(Math.random() * 20_000);
+    if ((await canListen(port)) && (await canListen(port + 1))) return port;
+  }
+  throw new Error('no free port pair');
+}
+
+afterEach(() => {
+  for (const child of running.splice(0)) signalGroup(child, 'SIGKILL');
+});
+
+describe('otpless-emulator CLI', () => {
+  it('starts on free ports, prints both URLs, the inbox and the credentials, serves, and closes on SIGTERM', async () => {
+    const cli = startCli(['--port', '0']);
+    await waitFor(() => cli.output().includes('Press Ctrl+C'), 15_000);
+    const output = cli.output();
+    const authUrl = /auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    const userAuthUrl = /user-auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    expect(authUrl).toBeDefined();
+    expect(userAuthUrl).toBeDefined();
+    expect(userAuthUrl).not.toBe(authUrl);
+    expect(output).toContain(`dev inbox:      ${authUrl}/`);
+    expect(output).toContain('client id:      emulator-client-id');
+    expect(output).toContain('client secret:  emulator-client-secret');
+
+    const inbox = await fetch(`${authUrl}/`);
+    expect(inbox.status).toBe(200);
+    expect(await inbox.text()).toContain('dev inbox');
+    const userAuth = await fetch(`${userAuthUrl}/auth/v1/validate/token`, { method: 'POST' });
+    expect(userAuth.status).toBe(401);
+
+    signalGroup(cli.child, 'SIGTERM');
+    await cli.exited;
+    await waitFor(() => cli.output().includes('closing'), 5_000);
+    // Once closed, nothing listens any more.
+    let refused = false;
+    for (let i = 0; i < 50 && !refused; i += 1) {
+      refused = await fetch(`${authUrl}/`).then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(refused).toBe(true);
+  });
+
+  it('uses the given client and puts user-auth on the next port', async () => {
+    const port = await freePortPair();
+    const cli = startCli(['--port', String(port), '--client-id', 'my-id', '--client-secret', 'my-secret', '--quiet']);
+    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 15_000);
+    expect(cli.output()).toContain(`auth URL:       http://127.0.0.1:${port}`);
+    expect(cli.output()).toContain(`user-auth URL:  http://127.0.0.1:${port + 1}`);
+    expect(cli.output()).toContain('client id:      my-id');
+    const query = new URLSearchParams({ client_id: 'my-id', client_secret: 'my-secret', redirect_uri: 'http://app.test/cb', email: 'a@example.com' });
+    expect((await fetch(`http://127.0.0.1:${port}/auth/v1/authorize?${query}`)).status).toBe(200);
+    // --quiet: the link is not printed.
+    expect(cli.output()).not.toContain('/__emulator/link/');
+    signalGroup(cli.child, 'SIGINT');
+    await cli.exited;
+  });
+
+  it('exits with code 2 and a message for bad arguments', async () => {
+    const cases = [['--port', 'nope'], ['--port', '70000'], ['--client-id', 'only-id'], ['--bogus'], ['extra']];
+    const results = await Promise.all(
+      cases.map(async (args) => {
+        const cli = startCli(args);
+        return { args, code: await cli.exited, output: cli.output() };
+      }),
+    );
+    for (const { args, code, output } of results) {
+      expect(code, args.join(' ')).toBe(2);
+      expect(output).toMatch(/otpless-emulator: .+/);
+      expect(output).toContain('Usage: otpless-emulator');
+    }
+  });
+
+  it('prints the usage and exits 0 for --help', async () => {
+    const cli = startCli(['--help']);
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toContain('--user-auth-port');
+  });
+});
