@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Every code block of the README is checked: TypeScript blocks are type-checked with the
+// project's compiler options, the quick start is run and logged into, and the shell blocks
+// name only scripts and binaries that exist.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  bin: Record<string, string>;
+};
+const generated = join(root, 'test/readme/.generated');
+
+interface Block {
+  lang: string;
+  code: string;
+  line: number;
+}
+
+function codeBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
+  for (let m = fence.exec(markdown); m; m = fence.exec(markdown)) {
+    blocks.push({ lang: m[1] ?? '', code: m[2] ?? '', line: markdown.slice(0, m.index).split('\n').length });
+  }
+  return blocks;
+}
+
+const blocks = codeBlocks(readme);
+const tsBlocks = blocks.filter((b) => b.lang === 'ts');
+const shBlocks = blocks.filter((b) => b.lang === 'sh');
+const quickStart = tsBlocks.find((b) => b.code.includes('app.listen(port'));
+
+mkdirSync(generated, { recursive: true });
+afterAll(() => rmSync(generated, { recursive: true, force: true }));
+
+describe('README code blocks', () => {
+  it('has the blocks this test expects', () => {
+    expect(tsBlocks.length).toBeGreaterThanOrEqual(10);
+    expect(shBlocks.length).toBeGreaterThanOrEqual(3);
+    expect(quickStart).toBeDefined();
+    expect(quickStart!.code.trim().split('\n').length).toBeLessThanOrEqual(30);
+    expect(blocks.every((b) => ['ts', 'sh', 'json', ''].includes(b.lang))).toBe(true);
+  });
+
+  it('every TypeScript block type-checks against the package', () => {
+    const files = tsBlocks.map((block, i) => {
+      const file = join(generated, `block-${i}-line-${block.line}.mts`);
+      writeFileSync(file, `${block.code}\nexport {};\n`);
+      return file;
+    });
+    const config = ts.readConfigFile(join(root, 'tsconfig.json'), (p) => ts.sys.readFile(p));
+    const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+    const program = ts.createProgram(files, { ...parsed.options, noEmit: true, types: ['node'] });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && d.file.fileName.startsWith(generated))
+      .map((d) => {
+        const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+        return `${d.file!.fileName.split('/').pop()}:${line + 1} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('every `npm run` in a shell block is a script, every npx binary is ours', () => {
+    for (const block of shBlocks) {
+      for (const [, script] of block.code.matchAll(/npm run ([\w:-]+)/g)) expect(pkg.scripts).toHaveProperty(script!);
+      for (const [, bin] of block.code.matchAll(/npx ([\w-]+)/g)) expect(pkg.bin).toHaveProperty(bin!);
+    }
+    expect(pkg.scripts).toHaveProperty('test');
+    expect(pkg.scripts).toHaveProperty('demo');
+  });
+});
+
+describe('the quick start, run as written', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
+
+  it('logs a user in through the emulator', async () => {
+    const file = join(generated, 'quick-start.mts');
+    writeFileSync(file, quickStart!.code);
+    const port = await freePort();
+    const env = { ...process.env, PORT: String(port) };
+    delete env.OTPLESS_CLIENT_ID;
+    child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const inbox = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`quick start did not start: ${out}`)), 30_000);
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /dev inbox: (http:\/\/\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      };
+      child!.stdout!.on('data', onData);
+      child!.stderr!.on('data', onData);
+      child!.on('exit', (code) => reject(new Error(`quick start exited (${code}): ${out}`)));
+    });
+
+    const base = `http://localhost:${port}`;
+    const sent = await fetch(`${base}/auth/magic-link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ email: 'quick@example.com' }),
+    });
+    expect(sent.status).toBe(200);
+    let cookie = cookieOf(sent);
+    expect(cookie).toMatch(/^connect\.sid=/);
+
+    const outbox = (await (await fetch(`${inbox}/__emulator/outbox`)).json()) as { entries: Array<{ to: string; link: string }> };
+    const link = outbox.entries.find((e) => e.to === 'quick@example.com')!.link;
+    const clicked = await fetch(link, { redirect: 'manual' });
+    expect(clicked.status).toBe(302);
+    const callback = clicked.headers.get('location')!;
+    expect(callback.startsWith(`${base}/auth/callback?code=`)).toBe(true);
+
+    const loggedIn = await fetch(callback, { redirect: 'manual', headers: { cookie } });
+    expect(loggedIn.status).toBe(302);
+    expect(loggedIn.headers.get('location')).toBe('/me');
+    cookie = cookieOf(loggedIn);
+
+    const me = await fetch(`${base}/me`, { headers: { cookie, accept: 'application/json' } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({ id: 'quick@example.com', email: 'quick@example.com' });
+  }, 60_000);
+});
+
+function cookieOf(res: Response): string {
+  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
