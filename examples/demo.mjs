@@ -1,0 +1,110 @@
+// `npm run demo`: the express-cookie-session example against a local OTPless emulator (no
+// account, no network), or against the real service when its three variables are set.
+import console from 'node:console';
+import { randomBytes } from 'node:crypto';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+
+const REAL_SERVICE_VARS = ['OTPLESS_CLIENT_ID', 'OTPLESS_CLIENT_SECRET', 'CALLBACK_URL'];
+
+async function main() {
+  const env = process.env;
+  const port = parsePort(env.PORT);
+  const given = REAL_SERVICE_VARS.filter((name) => env[name]);
+  if (given.length > 0 && given.length < REAL_SERVICE_VARS.length) {
+    const missing = REAL_SERVICE_VARS.filter((name) => !env[name]);
+    throw new Error(`to use the real OTPless service set ${REAL_SERVICE_VARS.join(', ')} (missing: ${missing.join(', ')}); set none of them to use the emulator`);
+  }
+  const realService = given.length === REAL_SERVICE_VARS.length;
+
+  // The package by its own name: dist/ must be built (npm install does it through `prepare`).
+  const [{ startApp }, { startEmulator, EMULATOR_DEFAULT_CLIENT }] = await importOrExplain();
+
+  const sessionKeys = env.SESSION_KEYS ? env.SESSION_KEYS.split(',').map((key) => key.trim()) : [randomBytes(32).toString('hex')];
+  if (realService && !env.SESSION_KEYS) console.warn('Note: SESSION_KEYS is not set, so sessions end when the app stops.');
+
+  const closers = [];
+  const stop = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  try {
+    let started;
+    if (realService) {
+      started = await startApp({
+        port,
+        host: env.HOST ?? '127.0.0.1',
+        callbackURL: env.CALLBACK_URL,
+        otpless: { clientId: env.OTPLESS_CLIENT_ID, clientSecret: env.OTPLESS_CLIENT_SECRET },
+        sessionKeys,
+        trustProxy: parseTrustProxy(env.TRUST_PROXY),
+      });
+    } else {
+      const emulator = await startEmulator({ quiet: true });
+      closers.push(() => emulator.close());
+      started = await startApp({
+        port,
+        fallbackToFreePort: true,
+        otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+        devInboxUrl: `${emulator.authUrl}/`,
+        sessionKeys,
+      });
+    }
+    closers.push(() => started.close());
+
+    const mode = realService ? 'the OTPless service' : 'a local OTPless emulator: no account, no network needed';
+    if (started.portWasBusy) console.log(`Port ${port} is in use, so the demo took a free one.`);
+    console.log(`\npassport-otpless demo, with ${mode}\n\n  Open ${started.url}\n\nPress Ctrl-C to stop.`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) process.exit(130); // a second Ctrl-C: stop waiting
+    stopping = true;
+    console.log('\nStopping...');
+    // Open keep-alive sockets or a stuck close must not keep the process alive for long.
+    setTimeout(() => process.exit(1), 5000).unref();
+    stop().then(
+      () => console.log('Stopped.'),
+      (err) => {
+        console.error(`Could not stop cleanly: ${err.message}`);
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+async function importOrExplain() {
+  try {
+    return await Promise.all([import('./express-cookie-session/app.mjs'), import('passport-otpless/emulator')]);
+  } catch (err) {
+    if (err.code === 'ERR_MODULE_NOT_FOUND' && /passport-otpless|[\\/]dist[\\/]/.test(err.message)) {
+      throw new Error('the package is not built yet: run `npm run build` (npm install does it too), then `npm run demo` again', {
+        cause: err,
+      });
+    }
+    throw err;
+  }
+}
+
+function parsePort(value) {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+function parseTrustProxy(value) {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+main().catch((err) => {
+  console.error(`demo: ${err.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,48 @@
+// Types of app.mjs, for TypeScript callers (the tests).
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+// The package's own types, from source so that typechecking does not need dist/ built.
+import type { MagicLinkStrategy } from '../../src/index.js';
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export interface Limits {
+  ip: RateLimit;
+  destination: RateLimit;
+}
+
+export interface AppOptions {
+  otpless: { clientId: string; clientSecret: string; authUrl?: string; userAuthUrl?: string };
+  callbackURL: string;
+  sessionKeys: string[];
+  devInboxUrl?: string;
+  limits?: Limits;
+  trustProxy?: boolean | number | string;
+  log?: (line: string) => void;
+}
+
+export interface CreatedApp {
+  app: Express;
+  strategy: MagicLinkStrategy;
+  close(): Promise<void>;
+}
+
+export interface StartedApp extends CreatedApp {
+  url: string;
+  server: Server;
+  portWasBusy: boolean;
+}
+
+export interface StartOptions extends Omit<AppOptions, 'callbackURL'> {
+  port?: number;
+  host?: string;
+  fallbackToFreePort?: boolean;
+  callbackURL?: string;
+}
+
+export declare const DEFAULT_LIMITS: Readonly<Limits>;
+export declare function createApp(options: AppOptions): CreatedApp;
+export declare function startApp(options: StartOptions): Promise<StartedApp>;

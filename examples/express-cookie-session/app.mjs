@@ -1,0 +1,258 @@
+import { createServer } from 'node:http';
+import console from 'node:console';
+import { URL } from 'node:url';
+import express from 'express';
+import cookieSession from 'cookie-session';
+import { Passport } from 'passport';
+import { MemoryStore, rateLimit } from 'express-rate-limit';
+import { MagicLinkStrategy, requireLowRisk, sessionCompat } from 'passport-otpless';
+import { destinationKey, maskContact, splitContact } from './contact.mjs';
+import { toSessionUser } from './user.mjs';
+import {
+  accountPage,
+  checkInboxPage,
+  errorPage,
+  linkFailedPage,
+  paymentsPage,
+  refusedPage,
+  signInPage,
+} from './views.mjs';
+
+/** Magic links cost money and invite abuse: a few per visitor, fewer per destination. */
+export const DEFAULT_LIMITS = Object.freeze({
+  ip: { limit: 5, windowMs: 60_000 },
+  destination: { limit: 3, windowMs: 10 * 60_000 },
+});
+
+const TOO_MANY = 'Too many sign-in links were asked for. Please wait a few minutes, then try again.';
+
+/**
+ * The example app: Express 5, cookie-session, Passport and `MagicLinkStrategy`.
+ *
+ * @param {object} options
+ * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
+ *   Credentials, plus the emulator's URLs in demo mode (the real service's are the default).
+ * @param {string} options.callbackURL Absolute URL of `/auth/callback` as the browser reaches it.
+ * @param {string[]} options.sessionKeys Secrets that sign the session cookie (newest first).
+ * @param {string} [options.devInboxUrl] Demo mode: the emulator's dev inbox, linked from the pages.
+ * @param {{ ip: { limit: number, windowMs: number }, destination: { limit: number, windowMs: number } }} [options.limits]
+ * @param {boolean | number | string} [options.trustProxy] Express's `trust proxy` (set it behind a TLS proxy).
+ * @param {(line: string) => void} [options.log] Where unexpected errors are reported. Default `console.error`.
+ * @returns {{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }}
+ */
+export function createApp(options) {
+  const { otpless, callbackURL, sessionKeys, devInboxUrl, limits = DEFAULT_LIMITS, trustProxy = false } = options;
+  const log = options.log ?? ((line) => console.error(line));
+  if (!Array.isArray(sessionKeys) || sessionKeys.length === 0 || sessionKeys.some((k) => typeof k !== 'string' || k.length < 16)) {
+    throw new TypeError('createApp: sessionKeys must be a non-empty array of secrets, each at least 16 characters long');
+  }
+  const demo = devInboxUrl ? { inboxUrl: devInboxUrl } : undefined;
+
+  const strategy = new MagicLinkStrategy(
+    { ...otpless, callbackURL, enrich: ['validateToken', 'secureInfo', 'userInfo'] },
+    // No user database here: the session keeps the small user object the pages show.
+    async (profile) => toSessionUser(profile),
+  );
+  // A Passport instance of its own, so two apps in one process (the tests) do not share one.
+  const passport = new Passport();
+  passport.use(strategy);
+  passport.serializeUser((user, done) => done(null, user));
+  passport.deserializeUser((user, done) => done(null, user));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy);
+  app.use(securityHeaders);
+  app.use(
+    cookieSession({
+      name: 'acme.session',
+      keys: sessionKeys,
+      httpOnly: true,
+      // Lax: sent when the magic link brings the browser back (a top-level GET), never on a
+      // cross-site POST, which keeps the forms below safe from cross-site requests.
+      sameSite: 'lax',
+      secure: new URL(callbackURL).protocol === 'https:',
+      maxAge: 8 * 60 * 60 * 1000,
+    }),
+  );
+  // cookie-session lacks the regenerate()/save() Passport 0.6+ calls on login and logout.
+  app.use(sessionCompat());
+  app.use(passport.session());
+
+  app.get('/', (req, res) => {
+    if (req.user) return res.redirect('/account');
+    res.send(signInPage({ demo }));
+  });
+
+  const ipStore = new MemoryStore();
+  const destinationStore = new MemoryStore();
+  const tooMany = (req, res) =>
+    res.status(429).send(signInPage({ value: req.body?.contact, error: TOO_MANY, demo }));
+  const perIp = rateLimit({
+    ...limits.ip,
+    store: ipStore,
+    identifier: 'per-ip',
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: tooMany,
+  });
+  const perDestination = rateLimit({
+    ...limits.destination,
+    store: destinationStore,
+    identifier: 'per-destination',
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    // Keyed on the normalized address, so `Jane@Example.com ` and `jane@example.com` count once.
+    keyGenerator: (req) => destinationKey(req.body?.contact),
+    // An empty form is refused by send() anyway and has no destination to count.
+    skip: (req) => destinationKey(req.body?.contact) === undefined,
+    handler: tooMany,
+  });
+
+  app.post(
+    '/auth/magic-link',
+    express.urlencoded({ extended: false, limit: '2kb' }),
+    perIp,
+    perDestination,
+    (req, res, next) => {
+      const contact = req.body?.contact;
+      req.body = { ...req.body, ...splitContact(contact) };
+      // For the next page only; masked, since a cookie session can be read by its holder.
+      req.session.sentTo = maskContact(contact);
+      next();
+    },
+    strategy.send({
+      successRedirect: '/check-inbox',
+      // Render the form again with the message next to the field and the text kept.
+      onError(err, req, res) {
+        const input = err.reason === 'INVALID_INPUT';
+        res.status(err.status).send(
+          signInPage({
+            value: req.body?.contact,
+            fieldError: input ? err.message : undefined,
+            error: input ? undefined : err.message,
+            demo,
+          }),
+        );
+      },
+    }),
+  );
+
+  app.get('/check-inbox', (req, res) => {
+    res.send(checkInboxPage({ sentTo: req.session.sentTo, demo }));
+  });
+
+  app.get('/auth/callback', (req, res, next) => {
+    // A custom callback, so a refused link gets a page with its reason and status.
+    passport.authenticate(strategy.name, (err, user, info, status) => {
+      if (err) return next(err);
+      if (!user) {
+        const message = info?.message ?? 'This sign-in link is not valid. Ask for a new one.';
+        return res.status(status ?? 401).send(linkFailedPage({ message }));
+      }
+      req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.redirect(303, '/account')));
+    })(req, res, next);
+  });
+
+  app.get('/account', requireLogin, (req, res) => {
+    res.send(accountPage({ user: req.user, showRiskReasons: Boolean(demo) }));
+  });
+
+  const refused = (req, res, _next, verdict) => res.status(403).send(refusedPage({ user: req.user, action: verdict.action }));
+  app.get('/payments', requireLogin, requireLowRisk({ onChallenge: refused, onBlock: refused }), (req, res) => {
+    res.send(paymentsPage({ user: req.user }));
+  });
+
+  app.post('/logout', (req, res, next) => {
+    req.logout((err) => (err ? next(err) : res.redirect(303, '/')));
+  });
+
+  app.use((req, res) => res.status(404).send(errorPage({ status: 404, user: req.user })));
+
+  // Never a stack trace: a short page, and one log line (the path only: a query may hold a code).
+  app.use((err, req, res, _next) => {
+    const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
+    if (res.headersSent) return res.end();
+    res.status(status).send(errorPage({ status, user: req.user }));
+  });
+
+  return {
+    app,
+    strategy,
+    async close() {
+      await strategy.client.close();
+      ipStore.shutdown();
+      destinationStore.shutdown();
+    },
+  };
+}
+
+/**
+ * Listens first (port 0 picks a free port), then builds the app with the callback URL of the
+ * address it got. With `fallbackToFreePort`, a busy port is replaced by a free one.
+ *
+ * @returns {Promise<{ url: string, server: import('node:http').Server, app: import('express').Express,
+ *   strategy: MagicLinkStrategy, portWasBusy: boolean, close(): Promise<void> }>}
+ */
+export async function startApp({ port = 0, host = '127.0.0.1', fallbackToFreePort = false, callbackURL, ...appOptions }) {
+  const server = createServer();
+  let portWasBusy = false;
+  try {
+    await listen(server, port, host);
+  } catch (err) {
+    if (err.code !== 'EADDRINUSE' || !fallbackToFreePort) throw err;
+    portWasBusy = true;
+    await listen(server, 0, host);
+  }
+  const address = `http://${host}:${server.address().port}`;
+  const created = createApp({ ...appOptions, callbackURL: callbackURL ?? `${address}/auth/callback` });
+  server.on('request', created.app);
+  return {
+    ...created,
+    // The origin people open must be the callback's: the session cookie is bound to its host.
+    url: callbackURL ? new URL(callbackURL).origin : address,
+    server,
+    portWasBusy,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(() => resolve()));
+      await created.close();
+    },
+  };
+}
+
+function listen(server, port, host) {
+  return new Promise((resolve, reject) => {
+    const onError = (err) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+function requireLogin(req, res, next) {
+  if (!req.user) return res.redirect('/');
+  // Account pages are personal: no cache may keep them.
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+function securityHeaders(_req, res, next) {
+  // Pages have one inline stylesheet and no script; forms post to this site only.
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  next();
+}

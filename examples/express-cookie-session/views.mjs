@@ -1,0 +1,298 @@
+import { html, raw } from './html.mjs';
+
+// Server-rendered pages with one inline stylesheet: no external assets, no client script.
+
+const BRAND = 'Acme';
+
+const STYLE = `
+:root{--bg:#f4f5f7;--card:#fff;--text:#161b26;--muted:#5b6473;--line:#e2e5eb;--brand:#2451d6;--brand-dark:#1a3fae;
+--ok:#0f6b37;--ok-bg:#e5f4eb;--warn:#7a4f00;--warn-bg:#fff3d1;--bad:#a8200f;--bad-bg:#fdeceb;--radius:12px}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;background:var(--bg);color:var(--text);
+font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-font-smoothing:antialiased}
+a{color:var(--brand)}a:hover{color:var(--brand-dark)}
+.topbar{background:var(--card);border-bottom:1px solid var(--line)}
+.topbar .inner{max-width:880px;margin:0 auto;padding:14px 24px;display:flex;align-items:center;gap:16px}
+.brand{display:flex;align-items:center;gap:10px;font-weight:650;font-size:18px;color:var(--text);text-decoration:none;letter-spacing:-.01em}
+.brand:hover{color:var(--text)}
+.mark{width:30px;height:30px;border-radius:8px;background:linear-gradient(135deg,#2f62f0,#1a3fae);color:#fff;display:grid;place-items:center;font-size:16px;font-weight:700}
+.spacer{flex:1}
+.who{color:var(--muted);font-size:14px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:40vw}
+main{flex:1;width:100%;max-width:880px;margin:0 auto;padding:40px 24px 56px}
+main.narrow{max-width:480px}
+h1{font-size:28px;line-height:1.25;margin:0 0 8px;letter-spacing:-.015em}
+h2{font-size:17px;margin:0 0 14px}
+p{margin:0 0 14px}
+.lead{color:var(--muted);margin-bottom:28px}
+.card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:28px;box-shadow:0 1px 2px rgba(16,24,40,.04)}
+.card + .card{margin-top:20px}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:20px;margin-top:20px}
+.grid .card{margin:0}
+label{display:block;font-weight:600;margin-bottom:6px}
+.hint{display:block;color:var(--muted);font-size:14px;margin:-2px 0 8px}
+input[type=text]{width:100%;font:inherit;padding:11px 13px;border:1px solid #c9ced8;border-radius:8px;background:#fff;color:var(--text)}
+input[type=text]:focus{outline:3px solid rgba(36,81,214,.25);border-color:var(--brand)}
+input[aria-invalid=true]{border-color:var(--bad)}
+.field-error{color:var(--bad);font-size:14px;margin:8px 0 0;display:flex;gap:6px}
+.field{margin-bottom:22px}
+.button{display:inline-block;font:inherit;font-weight:600;padding:11px 20px;border-radius:8px;border:1px solid var(--brand);
+background:var(--brand);color:#fff;text-decoration:none;cursor:pointer;text-align:center}
+.button:hover{background:var(--brand-dark);border-color:var(--brand-dark);color:#fff}
+.button.block{width:100%}
+.button.secondary{background:#fff;color:var(--brand);border-color:#c9d3ee}
+.button.secondary:hover{background:#f2f5fd;color:var(--brand-dark)}
+.button.small{padding:6px 12px;font-size:14px}
+.actions{display:flex;flex-wrap:wrap;gap:12px;margin-top:24px}
+form.inline{display:inline;margin:0}
+.alert{border-radius:8px;padding:12px 14px;margin-bottom:20px;font-size:15px}
+.alert.error{background:var(--bad-bg);color:var(--bad)}
+.alert.info{background:#eef3ff;color:#1d3a8f}
+.note{color:var(--muted);font-size:14px;margin-top:20px}
+.demo{border:1px dashed #b9c4e4;background:#f7f9ff;border-radius:10px;padding:14px 16px;font-size:14px;color:#2b3a66;margin-top:24px}
+.demo strong{display:block;margin-bottom:4px}
+.icon{width:52px;height:52px;border-radius:50%;display:grid;place-items:center;margin-bottom:18px;font-size:24px}
+.icon.mail{background:#e8eefc;color:var(--brand)}.icon.stop{background:var(--warn-bg);color:var(--warn)}.icon.bad{background:var(--bad-bg);color:var(--bad)}
+.list{list-style:none;margin:0;padding:0}
+.list li{display:flex;gap:12px;align-items:flex-start;padding:12px 0;border-top:1px solid var(--line)}
+.list li:first-child{border-top:0;padding-top:0}
+.list .what{flex:1;min-width:0}
+.list .value{font-weight:600;word-break:break-all}
+.list .meta{color:var(--muted);font-size:14px}
+.kind{font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);min-width:64px;padding-top:3px}
+.badge{display:inline-block;font-size:13px;font-weight:600;border-radius:999px;padding:2px 10px;white-space:nowrap}
+.badge.ok{background:var(--ok-bg);color:var(--ok)}.badge.warn{background:var(--warn-bg);color:var(--warn)}.badge.bad{background:var(--bad-bg);color:var(--bad)}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:8px 18px;margin:0}
+dt{color:var(--muted);font-size:14px;padding-top:1px}dd{margin:0;word-break:break-word}
+.verdict{display:flex;align-items:center;gap:12px;margin-bottom:10px}
+.reasons{margin:12px 0 0;padding-left:20px;color:var(--muted);font-size:14px}
+table{width:100%;border-collapse:collapse;font-size:15px}
+th,td{text-align:left;padding:10px 0;border-top:1px solid var(--line)}th{color:var(--muted);font-weight:600;font-size:13px;border-top:0}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+footer{color:var(--muted);font-size:13px;text-align:center;padding:0 24px 28px}
+code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f4;border-radius:4px;padding:1px 5px}
+`;
+
+/** The page shell: top bar (with the user and a sign-out button when logged in), main, footer. */
+export function layout({ title, user, body, narrow = false }) {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ${BRAND}</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<header class="topbar"><div class="inner">
+<a class="brand" href="/"><span class="mark" aria-hidden="true">A</span>${BRAND}</a>
+<span class="spacer"></span>
+${user && html`<span class="who">Signed in as <strong>${user.name}</strong></span>
+<form class="inline" method="post" action="/logout"><button class="button secondary small" type="submit">Sign out</button></form>`}
+</div></header>
+<main class="${narrow ? 'narrow' : ''}">
+${body}
+</main>
+<footer>Passwordless sign-in with magic links · passport-otpless example</footer>
+</body>
+</html>`.toString();
+}
+
+/** Sign-in form: one field for an e-mail address or a mobile number, the error next to it. */
+export function signInPage({ value = '', error, fieldError, demo }) {
+  const describedBy = fieldError ? 'contact-hint contact-error' : 'contact-hint';
+  return layout({
+    title: 'Sign in',
+    narrow: true,
+    body: html`<div class="card">
+<h1>Sign in to ${BRAND}</h1>
+<p class="lead">No password needed. We will send you a link that signs you in.</p>
+${error && html`<div class="alert error" role="alert">${error}</div>`}
+<form method="post" action="/auth/magic-link" novalidate>
+<div class="field">
+<label for="contact">E-mail or mobile number</label>
+<span class="hint" id="contact-hint">Mobile numbers start with the country code, such as +1 415 555 0123.</span>
+<input type="text" id="contact" name="contact" value="${value}" autocomplete="username" autocapitalize="none" spellcheck="false"
+ required aria-describedby="${describedBy}"${fieldError ? html` aria-invalid="true"` : ''} autofocus>
+${fieldError && html`<p class="field-error" id="contact-error">${fieldError}</p>`}
+</div>
+<button class="button block" type="submit">Send me a sign-in link</button>
+</form>
+${demo && html`<div class="demo"><strong>Demo mode</strong>No message leaves this computer: links go to the local
+<a href="${demo.inboxUrl}">dev inbox</a>, where you can open them as a clean, VPN or bot user.</div>`}
+</div>`,
+  });
+}
+
+/** After sending: where the link went, and (in demo mode) the way to the dev inbox. */
+export function checkInboxPage({ sentTo, demo }) {
+  return layout({
+    title: 'Check your inbox',
+    narrow: true,
+    body: html`<div class="card">
+<div class="icon mail" aria-hidden="true">✉</div>
+<h1>Check your inbox</h1>
+<p>We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}.
+Open it in this browser to finish signing in. The link works once and expires in a few minutes.</p>
+${demo &&
+html`<div class="demo"><strong>Demo mode</strong>Nothing was really sent. The link is waiting in the dev inbox.
+<div class="actions"><a class="button" href="${demo.inboxUrl}">Open the dev inbox</a></div></div>`}
+<p class="note">Wrong address, or nothing arrived? <a href="/">Ask for a new link</a>.</p>
+</div>`,
+  });
+}
+
+/** The callback refused the link (used, expired, other browser ...): the strategy's message. */
+export function linkFailedPage({ message }) {
+  return layout({
+    title: 'Sign-in link not accepted',
+    narrow: true,
+    body: html`<div class="card">
+<div class="icon bad" aria-hidden="true">!</div>
+<h1>This link did not sign you in</h1>
+<p>${message}</p>
+<div class="actions"><a class="button" href="/">Get a new sign-in link</a></div>
+</div>`,
+  });
+}
+
+const VERDICTS = {
+  allow: { badge: 'ok', label: 'Low risk', text: 'Nothing unusual was found about this sign-in. Protected pages are open to you.' },
+  challenge: {
+    badge: 'warn',
+    label: 'Needs confirmation',
+    text: 'Something about this sign-in looks unusual, so protected pages ask you to sign in again from your usual device and network.',
+  },
+  block: {
+    badge: 'bad',
+    label: 'High risk',
+    text: 'This sign-in looks automated or tampered with, so protected pages stay closed for it.',
+  },
+};
+
+const KINDS = { EMAIL: 'E-mail', MOBILE: 'Mobile' };
+
+function formatDate(iso) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toUTCString().replace(' GMT', ' UTC');
+}
+
+/** The account: verified identities, device, network and the risk verdict of this sign-in. */
+export function accountPage({ user, showRiskReasons }) {
+  const verdict = user.risk ? VERDICTS[user.risk.action] : undefined;
+  const { device = {}, network = {} } = user;
+  const place = [network.city, network.country].filter(Boolean).join(', ');
+  return layout({
+    title: 'Your account',
+    user,
+    body: html`<h1>Welcome, ${user.name}</h1>
+<p class="lead">You signed in with a magic link on ${formatDate(user.signedInAt)}.</p>
+<div class="card">
+<h2>Verified contacts</h2>
+<ul class="list">
+${user.identities.map(
+  (identity) => html`<li><span class="kind">${KINDS[identity.type] ?? identity.type}</span>
+<span class="what"><span class="value">${identity.value}</span><br><span class="meta">${identity.verifiedAt ? `Verified ${formatDate(identity.verifiedAt)}` : 'Not verified'}</span></span>
+${identity.verified ? html`<span class="badge ok">Verified</span>` : html`<span class="badge warn">Unverified</span>`}</li>`,
+)}
+</ul>
+</div>
+<div class="grid">
+<div class="card">
+<h2>Device</h2>
+<dl>
+<dt>Browser</dt><dd>${device.browser || 'Unknown'}</dd>
+<dt>System</dt><dd>${device.os || device.platform || 'Unknown'}</dd>
+${device.screen && html`<dt>Screen</dt><dd>${device.screen}</dd>`}
+${device.language && html`<dt>Language</dt><dd>${device.language}</dd>`}
+</dl>
+</div>
+<div class="card">
+<h2>Network</h2>
+<dl>
+<dt>IP address</dt><dd>${network.ip || 'Unknown'}</dd>
+<dt>Location</dt><dd>${place || 'Unknown'}</dd>
+${network.provider && html`<dt>Provider</dt><dd>${network.provider}</dd>`}
+${network.timezone && html`<dt>Time zone</dt><dd>${network.timezone}</dd>`}
+</dl>
+</div>
+</div>
+<div class="card">
+<h2>Security check</h2>
+${verdict
+  ? html`<div class="verdict"><span class="badge ${verdict.badge}">${verdict.label}</span></div><p>${verdict.text}</p>
+${showRiskReasons && user.risk.reasons.length > 0 &&
+html`<p class="note">Demo only (a real app keeps these in its logs): ${user.risk.reasons.length === 1 ? 'one signal' : `${user.risk.reasons.length} signals`} raised the verdict.</p>
+<ul class="reasons">${user.risk.reasons.map((r) => html`<li>${r.signal}${r.detail ? ` (${r.detail})` : ''}: ${r.action}</li>`)}</ul>`}`
+  : html`<p>No risk signals were read for this sign-in.</p>`}
+<div class="actions"><a class="button" href="/payments">Open payments</a></div>
+<p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>
+</div>`,
+  });
+}
+
+/** The guarded page itself. */
+export function paymentsPage({ user }) {
+  return layout({
+    title: 'Payments',
+    user,
+    body: html`<h1>Payments</h1>
+<p class="lead">This page is protected: it opened because your sign-in passed the security check.</p>
+<div class="card">
+<h2>Recent payments</h2>
+<table>
+<thead><tr><th>Date</th><th>Description</th><th class="num">Amount</th></tr></thead>
+<tbody>
+<tr><td>18 Nov</td><td>Office supplies</td><td class="num">$128.40</td></tr>
+<tr><td>12 Nov</td><td>Cloud hosting</td><td class="num">$312.00</td></tr>
+<tr><td>03 Nov</td><td>Team lunch</td><td class="num">$86.25</td></tr>
+</tbody>
+</table>
+<div class="actions"><a class="button secondary" href="/account">Back to your account</a></div>
+</div>`,
+  });
+}
+
+/**
+ * The guard said no. Which signal did it is never shown (an attacker would learn what to
+ * hide); the page says what the person can do instead.
+ */
+export function refusedPage({ user, action }) {
+  const blocked = action === 'block';
+  return layout({
+    title: blocked ? 'Not available' : 'Please confirm it is you',
+    user,
+    narrow: true,
+    body: html`<div class="card">
+<div class="icon stop" aria-hidden="true">🔒</div>
+<h1>${blocked ? 'This page is not available from this sign-in' : 'Please confirm it is you'}</h1>
+<p>${
+      blocked
+        ? 'For your security, payments cannot be opened from this sign-in. Sign in again from your own device, in a regular browser window.'
+        : 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.'
+    }</p>
+<p class="note">Your account is safe: nothing was changed. If you think this is a mistake, contact support.</p>
+<div class="actions">
+<form class="inline" method="post" action="/logout"><button class="button" type="submit">Sign in again</button></form>
+<a class="button secondary" href="/account">Back to your account</a>
+</div>
+</div>`,
+  });
+}
+
+/** Any other problem: a short, friendly page, never a stack trace. */
+export function errorPage({ status, user }) {
+  const notFound = status === 404;
+  return layout({
+    title: notFound ? 'Page not found' : 'Something went wrong',
+    user,
+    narrow: true,
+    body: html`<div class="card">
+<div class="icon bad" aria-hidden="true">!</div>
+<h1>${notFound ? 'Page not found' : 'Something went wrong'}</h1>
+<p>${notFound ? 'There is nothing at this address.' : 'We could not complete your request. Please try again in a moment.'}</p>
+<div class="actions"><a class="button" href="/">Go to the start page</a></div>
+</div>`,
+  });
+}

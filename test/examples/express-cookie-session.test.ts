@@ -1,0 +1,232 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { Browser, visibleText } from './helpers/browser.js';
+import type { Page } from './helpers/browser.js';
+import { ensureBuilt } from './helpers/ensureBuild.js';
+import { linkTo, openLink } from './helpers/inbox.js';
+
+// The example imports 'passport-otpless' (dist/): build it first if src/ changed.
+await ensureBuilt();
+const { startApp, DEFAULT_LIMITS } = await import('../../examples/express-cookie-session/app.mjs');
+type Started = Awaited<ReturnType<typeof startApp>>;
+type Limits = typeof DEFAULT_LIMITS;
+
+const CLIENT = { clientId: 'cookie-example-client', clientSecret: 'cookie-example-secret-value' };
+const ROOMY: Limits = { ip: { limit: 100, windowMs: 60_000 }, destination: { limit: 100, windowMs: 60_000 } };
+
+let emulator: Emulator;
+const apps: Started[] = [];
+const logged: string[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+});
+afterEach(async () => {
+  emulator.clearFaults();
+  logged.length = 0;
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+async function start(limits: Limits = ROOMY): Promise<{ app: Started; browser: Browser }> {
+  const app = await startApp({
+    otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+    sessionKeys: ['a-test-session-key-0123456789'],
+    devInboxUrl: `${emulator.authUrl}/`,
+    limits,
+    log: (line) => logged.push(line),
+  });
+  apps.push(app);
+  return { app, browser: new Browser(app.url) };
+}
+
+/** Form -> check-inbox -> link (as `risk`) -> callback; returns the callback's answer. */
+async function logIn(browser: Browser, contact: string, risk?: string): Promise<Page> {
+  const sent = await browser.postForm('/auth/magic-link', { contact });
+  expect(sent.status).toBe(303);
+  expect(sent.location).toMatch(/\/check-inbox$/);
+  return openLink(browser, linkTo(emulator, contact), risk);
+}
+
+describe('express-cookie-session example', () => {
+  it('shows a sign-in form with a label, and the way to the dev inbox in demo mode', async () => {
+    const { browser } = await start();
+    const page = await browser.get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.text).toContain('<label for="contact">E-mail or mobile number</label>');
+    expect(page.text).toContain(`href="${emulator.authUrl}/"`);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.text).not.toMatch(/<script|<link /i);
+  });
+
+  it('logs in by e-mail and shows identities, device, network and the verdict', async () => {
+    const { app, browser } = await start();
+    const sent = await browser.postForm('/auth/magic-link', { contact: '  Jane.Doe@Example.com ' });
+    const inbox = await browser.get(sent.location!);
+    expect(visibleText(inbox.text)).toContain('We sent a sign-in link to Ja•••@Example.com');
+    expect(inbox.text).toContain(`href="${emulator.authUrl}/"`);
+
+    const callback = await openLink(browser, linkTo(emulator, 'jane.doe@example.com'));
+    expect(callback.status).toBe(303);
+    expect(callback.location).toBe(`${app.url}/account`);
+    const account = await browser.get('/account');
+    expect(account.status).toBe(200);
+    expect(account.headers.get('cache-control')).toBe('no-store');
+    const text = visibleText(account.text);
+    expect(text).toContain('Welcome, Jane Doe');
+    expect(text).toMatch(/E-mail jane\.doe@example\.com Verified/);
+    expect(text).toContain('Bengaluru, India');
+    expect(text).toContain('IP address 127.0.0.1');
+    expect(text).toContain('Low risk');
+    // The whole session fits in its cookie, far from the 4 KB browsers keep.
+    expect(browser.cookies()['acme.session']!.length).toBeLessThan(2500);
+
+    const payments = await browser.get('/payments');
+    expect(payments.status).toBe(200);
+    expect(visibleText(payments.text)).toContain('Recent payments');
+  });
+
+  it('logs in by mobile number typed with spaces and dashes', async () => {
+    const { browser } = await start();
+    const callback = await logIn(browser, '+1 415-555-0123');
+    expect(callback.status).toBe(303);
+    const text = visibleText((await browser.get('/account')).text);
+    expect(text).toMatch(/Mobile \+14155550123 Verified/);
+    expect(text).toContain('Welcome, User 0123');
+  });
+
+  it.each([
+    ['', 'Enter an e-mail address or a mobile number.'],
+    ['jane@', 'Enter a valid e-mail address, such as name@example.com.'],
+    ['12', 'Enter a mobile number with its country code'],
+  ])('shows the error next to the field for %j, keeping the text', async (contact, message) => {
+    const { browser } = await start();
+    const page = await browser.postForm('/auth/magic-link', { contact });
+    expect(page.status).toBe(400);
+    expect(page.text).toMatch(new RegExp(`<p class="field-error" id="contact-error">${message.replace(/[.+]/g, '\\$&')}`));
+    expect(page.text).toContain('aria-invalid="true"');
+    expect(page.text).toContain(`value="${contact}"`);
+  });
+
+  it('escapes what the visitor typed', async () => {
+    const { browser } = await start();
+    const page = await browser.postForm('/auth/magic-link', { contact: '"><script>alert(1)</script>@x' });
+    expect(page.status).toBe(400);
+    expect(page.text).not.toContain('<script>alert(1)</script>');
+    expect(page.text).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@x"');
+  });
+
+  it('allows three links per destination in ten minutes, however the address is typed', async () => {
+    const { browser } = await start({ ip: { limit: 100, windowMs: 60_000 }, destination: DEFAULT_LIMITS.destination });
+    for (const contact of ['sam@example.com', 'SAM@example.com', ' sam@Example.com ']) {
+      expect((await browser.postForm('/auth/magic-link', { contact })).status).toBe(303);
+    }
+    const refused = await browser.postForm('/auth/magic-link', { contact: 'sam@example.com' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect(visibleText(refused.text)).toContain('Too many sign-in links were asked for. Please wait a few minutes');
+    expect(refused.text).toContain('value="sam@example.com"');
+    expect(emulator.outbox().filter((e) => e.to === 'sam@example.com')).toHaveLength(3);
+    // Another destination is not affected; the same phone in another format is.
+    expect((await browser.postForm('/auth/magic-link', { contact: 'other@example.com' })).status).toBe(303);
+    for (const contact of ['+44 7700 900123', '447700900123', '+44 (7700) 900-123']) {
+      expect((await browser.postForm('/auth/magic-link', { contact })).status).toBe(303);
+    }
+    expect((await browser.postForm('/auth/magic-link', { contact: '+447700900123' })).status).toBe(429);
+  });
+
+  it('allows five sends a minute per visitor IP, whatever the destinations', async () => {
+    const { browser } = await start(DEFAULT_LIMITS);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await browser.postForm('/auth/magic-link', { contact: `user${i}@example.com` })).status).toBe(303);
+    }
+    const refused = await browser.postForm('/auth/magic-link', { contact: 'user5@example.com' });
+    expect(refused.status).toBe(429);
+    expect(visibleText(refused.text)).toContain('Too many sign-in links');
+    expect(emulator.outbox().some((e) => e.to === 'user5@example.com')).toBe(false);
+  });
+
+  it.each([
+    ['vpn', 'Needs confirmation', 'Please confirm it is you'],
+    ['bot', 'High risk', 'This page is not available from this sign-in'],
+  ])('refuses payments with a friendly page for a %s sign-in', async (risk, verdict, title) => {
+    const { browser } = await start();
+    await logIn(browser, `${risk}-user@example.com`, risk);
+    expect(visibleText((await browser.get('/account')).text)).toContain(verdict);
+    const page = await browser.get('/payments');
+    expect(page.status).toBe(403);
+    const text = visibleText(page.text);
+    expect(text).toContain(title);
+    expect(text).toContain('Back to your account');
+    // The refusal never tells which signal decided it (the account page does, in demo mode only).
+    expect(text).not.toMatch(/signal|timezoneMismatch|publicVPN|\((bad|result)\)/i);
+  });
+
+  it('refuses a link used twice and a link opened in another browser, with the reason', async () => {
+    const { browser } = await start();
+    await browser.postForm('/auth/magic-link', { contact: 'twice@example.com' });
+    const link = linkTo(emulator, 'twice@example.com');
+
+    const other = browser.fresh();
+    const elsewhere = await openLink(other, link);
+    expect(elsewhere.status).toBe(403);
+    expect(visibleText(elsewhere.text)).toContain('Open the sign-in link in the browser where you asked for it');
+    expect((await other.get('/account')).location).toMatch(/\/$/);
+
+    expect((await openLink(browser, link)).status).toBe(303);
+    const replay = await openLink(browser, link);
+    expect(replay.status).toBeGreaterThanOrEqual(400);
+    expect(visibleText(replay.text)).toContain('This link did not sign you in');
+    // The user stays signed in from the first use.
+    expect((await browser.get('/account')).status).toBe(200);
+  });
+
+  it('signs out with a POST and clears the session cookie', async () => {
+    const { browser } = await start();
+    await logIn(browser, 'leaving@example.com');
+    const account = await browser.get('/account');
+    expect(account.text).toMatch(/<form class="inline" method="post" action="\/logout">/);
+    const out = await browser.postForm('/logout');
+    expect(out.status).toBe(303);
+    expect(browser.cookies()['acme.session']).toBeUndefined();
+    const after = await browser.get('/account');
+    expect(after.status).toBe(302);
+    expect((await browser.get('/payments')).status).toBe(302);
+  });
+
+  it('answers a service failure with a friendly message and no stack trace', async () => {
+    const { browser } = await start();
+    emulator.fault({ path: '/auth/v1/authorize', status: 500 });
+    const page = await browser.postForm('/auth/magic-link', { contact: 'down@example.com' });
+    expect(page.status).toBeGreaterThanOrEqual(500);
+    expect(visibleText(page.text)).toContain('The sign-in link could not be sent right now. Please try again in a moment.');
+    expect(page.text).toContain('value="down@example.com"');
+    expect(page.text).not.toMatch(/ at .*\.m?js:\d+/);
+  });
+
+  it('answers a failure during the callback with the error page, logging one line without the code', async () => {
+    const { browser } = await start();
+    await browser.postForm('/auth/magic-link', { contact: 'late@example.com' });
+    emulator.fault({ path: '/auth/v1/verify/code', status: 503 });
+    const redirect = await browser.get(linkTo(emulator, 'late@example.com'));
+    const code = new URL(redirect.location!).searchParams.get('code')!;
+    const page = await browser.get(redirect.location!);
+    expect(page.status).toBeGreaterThanOrEqual(500);
+    expect(visibleText(page.text)).toContain('Something went wrong');
+    expect(page.text).not.toMatch(/ at .*\.m?js:\d+/);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('GET /auth/callback failed');
+    expect(logged.join('\n')).not.toContain(code);
+  });
+
+  it('answers unknown pages with a friendly 404', async () => {
+    const { browser } = await start();
+    const page = await browser.get('/nowhere');
+    expect(page.status).toBe(404);
+    expect(visibleText(page.text)).toContain('Page not found');
+  });
+});
