@@ -1,18 +1,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'test/readme/.generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports only.' }],
     },
   },
   {
-    files: ['**/*.config.ts', 'eslint.config.js'],
+    // Config files and ambient module declarations must use default exports.
+    files: ['**/*.config.ts', 'eslint.config.js', '**/*.d.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -89,7 +89,8 @@ describe('the quick start, run as written', () => {
     const file = join(generated, 'quick-start.mts');
     writeFileSync(file, quickStart!.code);
     const port = await freePort();
-    const env = { ...process.env, PORT: String(port) };
+    // Without OTPLESS_CLIENT_ID the quick start uses the emulator, as a fresh clone would.
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
     delete env.OTPLESS_CLIENT_ID;
     child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const inbox = await new Promise<string>((resolve, reject) => {
