@@ -1,3 +1,4 @@
+import { OUTBOX_PATH } from './devPaths.js';
 import { RISK_SCENARIOS } from './scenarios.js';
 import type { Login } from './store.js';
 import type { OutboxEntry } from './types.js';
@@ -72,7 +73,7 @@ export function inboxPage(sent: ReadonlyArray<{ entry: OutboxEntry; login: Login
   const empty = `<p class="empty">No links sent yet. Send one with <code>GET ${escapeHtml(urls.authUrl)}/auth/v1/authorize</code>, then reload this page.</p>`;
   return page(
     'OTPless emulator inbox',
-    `<header><h1>OTPless emulator: dev inbox</h1><p>${sent.length} link(s) delivered. <a style="color:#fff" href="/">Reload</a> · <a style="color:#fff" href="/__emulator/outbox">JSON</a></p></header>
+    `<header><h1>OTPless emulator: dev inbox</h1><p>${sent.length} link(s) delivered. <a style="color:#fff" href="/">Reload</a> · <a style="color:#fff" href="${OUTBOX_PATH}">JSON</a></p></header>
 <main>${cards || empty}</main>`,
   );
 }

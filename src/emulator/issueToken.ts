@@ -1,9 +1,8 @@
 import type { EmulatorContext } from './context.js';
-import { completeLogin, identityOf, newLogin } from './logins.js';
+import { completeLogin, identitiesOf, newLogin } from './logins.js';
 import { isRiskScenario, RISK_SCENARIOS } from './scenarios.js';
-import type { LoginIdentity } from './store.js';
 import type { IssueTokenOptions } from './types.js';
-import { isValidEmail, isValidMobile, normalizeEmail } from './validation.js';
+import { isValidEmail, isValidMobile } from './validation.js';
 
 const DEFAULT_EMAIL = 'emulator.user@example.com';
 
@@ -19,10 +18,7 @@ export function issueToken(ctx: EmulatorContext, options: IssueTokenOptions = {}
   const clientId = options.clientId ?? ctx.clients.clients[0]?.clientId ?? '';
   if (!ctx.clients.has(clientId)) throw new TypeError(`issueToken: clientId "${clientId}" is not a configured client`);
 
-  const identities: LoginIdentity[] = [];
-  if (mobileNumber !== undefined) identities.push(identityOf('MOBILE', mobileNumber));
-  if (email !== undefined) identities.push(identityOf('EMAIL', normalizeEmail(email)));
-  const login = newLogin(ctx, { clientId, identities, scenario: risk });
+  const login = newLogin(ctx, { clientId, identities: identitiesOf(mobileNumber, email), scenario: risk });
   ctx.store.add(login, ctx.clock.now());
   return completeLogin(ctx, login).completion.token;
 }

@@ -1,34 +1,42 @@
 import type { IpLocation, Network } from '../wire/types.js';
 import type { RiskScenario } from './scenarios.js';
 
+/** A made-up place an IP is said to be: its time zone and location (asn without its network). */
+interface Place {
+  timezone: string;
+  ipLocation: IpLocation & { asn: { asn: string; name: string } };
+}
+
 // Where the emulator pretends an IP is: Bengaluru, or a VPN exit in Amsterdam for 'vpn'.
 // AS 64500-64511 are reserved for documentation (RFC 5398).
-const HOME: Omit<IpLocation, 'asn'> & { timezone: string; asnName: string; asn: string } = {
+const HOME: Place = {
   timezone: 'Asia/Kolkata',
-  accuracyRadius: 20,
-  city: { name: 'Bengaluru' },
-  subdivisions: { code: 'KA', name: 'Karnataka' },
-  country: { code: 'IN', name: 'India' },
-  continent: { code: 'AS' },
-  latitude: 12.9716,
-  longitude: 77.5946,
-  postalCode: '560001',
-  asn: 'AS64500',
-  asnName: 'Emulated Broadband',
+  ipLocation: {
+    accuracyRadius: 20,
+    city: { name: 'Bengaluru' },
+    subdivisions: { code: 'KA', name: 'Karnataka' },
+    country: { code: 'IN', name: 'India' },
+    continent: { code: 'AS' },
+    latitude: 12.9716,
+    longitude: 77.5946,
+    postalCode: '560001',
+    asn: { asn: 'AS64500', name: 'Emulated Broadband' },
+  },
 };
 
-const VPN_EXIT: typeof HOME = {
+const VPN_EXIT: Place = {
   timezone: 'Europe/Amsterdam',
-  accuracyRadius: 100,
-  city: { name: 'Amsterdam' },
-  subdivisions: { code: 'NH', name: 'North Holland' },
-  country: { code: 'NL', name: 'Netherlands' },
-  continent: { code: 'EU' },
-  latitude: 52.3676,
-  longitude: 4.9041,
-  postalCode: '1012',
-  asn: 'AS64501',
-  asnName: 'Emulated Public VPN',
+  ipLocation: {
+    accuracyRadius: 100,
+    city: { name: 'Amsterdam' },
+    subdivisions: { code: 'NH', name: 'North Holland' },
+    country: { code: 'NL', name: 'Netherlands' },
+    continent: { code: 'EU' },
+    latitude: 52.3676,
+    longitude: 4.9041,
+    postalCode: '1012',
+    asn: { asn: 'AS64501', name: 'Emulated Public VPN' },
+  },
 };
 
 /** The network block (CIDR) an address belongs to: its /24, or the address itself for IPv6. */
@@ -48,10 +56,6 @@ export function normalizeIp(address: string | undefined): string {
  * operation answers the members the spec lists for it.
  */
 export function networkFor(ip: string, scenario: RiskScenario): Network & { ipLocation: IpLocation } {
-  const { timezone, asn, asnName, ...location } = scenario === 'vpn' ? VPN_EXIT : HOME;
-  return {
-    ip,
-    timezone,
-    ipLocation: { ...location, asn: { asn, name: asnName, network: networkOf(ip) } },
-  };
+  const { timezone, ipLocation } = scenario === 'vpn' ? VPN_EXIT : HOME;
+  return { ip, timezone, ipLocation: { ...ipLocation, asn: { ...ipLocation.asn, network: networkOf(ip) } } };
 }

@@ -5,24 +5,33 @@ import { randomId, userIdFor } from './ids.js';
 import { networkFor } from './location.js';
 import type { RiskScenario } from './scenarios.js';
 import type { Completion, Login, LoginIdentity } from './store.js';
+import { normalizeEmail } from './validation.js';
 
 /** A completed login. */
 export type CompletedLogin = Login & { completion: Completion };
 
-/** issueToken assumes this browser: the default user agent at a documentation address (RFC 5737). */
+/** The browser of a login until a click tells otherwise (and of issueToken logins): a documentation address (RFC 5737). */
 export const DEFAULT_BROWSER: BrowserSeen = { userAgent: DEFAULT_USER_AGENT, ip: '203.0.113.7', language: 'en-US' };
 
 /** Mobile links are "delivered" by WhatsApp, e-mail links by e-mail. */
-export function identityOf(type: IdentityType, value: string): LoginIdentity {
+function identityOf(type: IdentityType, value: string): LoginIdentity {
   const method: DeliveryMethod = type === 'MOBILE' ? 'WHATSAPP' : 'EMAIL';
   return { type, value, method };
+}
+
+/** The identities of a login, mobile first (the order the user id is taken from). */
+export function identitiesOf(mobileNumber: string | undefined, email: string | undefined): LoginIdentity[] {
+  const identities: LoginIdentity[] = [];
+  if (mobileNumber) identities.push(identityOf('MOBILE', mobileNumber));
+  if (email) identities.push(identityOf('EMAIL', normalizeEmail(email)));
+  return identities;
 }
 
 interface NewLogin {
   clientId: string;
   identities: readonly LoginIdentity[];
   scenario: RiskScenario;
-  link?: { redirectUri: string; expiresAt: number };
+  link?: { id: string; redirectUri: string; expiresAt: number };
 }
 
 /** A pending login, not yet in the store. The user is the first identity's (mobile before e-mail). */
@@ -37,7 +46,7 @@ export function newLogin(ctx: EmulatorContext, spec: NewLogin): Login {
     userId: userIdFor(first.type, first.value),
     identities: spec.identities,
     createdAt: now,
-    ...(spec.link ? { link: { id: randomId(16), ...spec.link } } : {}),
+    ...(spec.link ? { link: spec.link } : {}),
     codeUsed: false,
     scenario: spec.scenario,
     seen: DEFAULT_BROWSER,

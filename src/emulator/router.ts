@@ -1,13 +1,14 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ENDPOINTS, type EndpointDescriptor, type EndpointName, type ServiceHost } from '../wire/endpoints.js';
 import type { EmulatorContext } from './context.js';
+import { LINK_PREFIX, OUTBOX_PATH } from './devPaths.js';
 import { ApiError, apiError, ERRORS } from './errors.js';
 import { faultAnswers } from './faults.js';
 import { showInbox, showOutbox } from './handlers/dev.js';
-import { LINK_PREFIX, openLink } from './handlers/link.js';
+import { openLink } from './handlers/link.js';
 import { sendMagicLink } from './handlers/sendMagicLink.js';
-import { secureInfo, validateToken } from './handlers/tokenEndpoints.js';
 import { sessionDetails } from './handlers/sessionDetails.js';
+import { secureInfo, validateToken } from './handlers/tokenEndpoints.js';
 import type { Handler } from './handlers/types.js';
 import { userInfo } from './handlers/userInfo.js';
 import { verifyCode } from './handlers/verifyCode.js';
@@ -48,11 +49,11 @@ async function applyFault(ctx: EmulatorContext, fault: FaultSpec, req: IncomingM
 
 /** Emulator-only pages and links, served on the auth host. */
 function routeDev(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
-  const isDevPath = path === '/' || path === '/__emulator/outbox' || path.startsWith(LINK_PREFIX);
+  const isDevPath = path === '/' || path === OUTBOX_PATH || path.startsWith(LINK_PREFIX);
   if (!isDevPath) throw apiError('notFound');
   if (req.method !== 'GET' && req.method !== 'HEAD') throw apiError('methodNotAllowed', 'Use GET.', { allow: 'GET, HEAD' });
   if (path === '/') return showInbox(ctx, req, res);
-  if (path === '/__emulator/outbox') return showOutbox(ctx, req, res);
+  if (path === OUTBOX_PATH) return showOutbox(ctx, req, res);
   return openLink(ctx, req, res, path.slice(LINK_PREFIX.length), query);
 }
 

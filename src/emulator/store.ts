@@ -134,11 +134,6 @@ export class Store {
     return login.lastActiveAt + this.limits.sessionIdleMs;
   }
 
-  /** Number of logins held (for tests of the bounds). */
-  get size(): number {
-    return this.logins.size;
-  }
-
   clear(): void {
     this.logins.clear();
     this.byLink.clear();

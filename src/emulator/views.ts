@@ -24,7 +24,7 @@ type Completed = Login & { completion: Completion };
 const CHANNEL = 'MAGIC_LINK';
 
 /** A display name: from the e-mail's local part (jane.doe → Jane Doe), else from the number. */
-export function displayName(login: Login): string {
+function displayName(login: Login): string {
   const email = login.identities.find((identity) => identity.type === 'EMAIL');
   if (email) {
     const local = email.value.split('@', 1)[0] ?? '';

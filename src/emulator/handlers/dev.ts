@@ -13,7 +13,7 @@ export function showInbox(ctx: EmulatorContext, _req: IncomingMessage, res: Serv
   sendHtml(res, 200, inboxPage(sent, ctx.clock.now(), { authUrl: ctx.authUrl }));
 }
 
-/** GET /__emulator/outbox: the outbox as JSON, `{ entries }` newest last (like `emulator.outbox()`). */
+/** GET /__emulator/outbox (OUTBOX_PATH): the outbox as JSON, `{ entries }` newest last (like `emulator.outbox()`). */
 export function showOutbox(ctx: EmulatorContext, _req: IncomingMessage, res: ServerResponse): void {
   sendJson(res, 200, { entries: ctx.store.outbox().map(({ entry }) => entry) }, { 'cache-control': 'no-store' });
 }

@@ -1,16 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmulatorContext } from '../context.js';
+import { DEFAULT_USER_AGENT } from '../device.js';
 import { sendHtml } from '../http.js';
+import { randomId } from '../ids.js';
 import { messagePage } from '../inbox.js';
 import { normalizeIp } from '../location.js';
-import { randomId } from '../ids.js';
-import { DEFAULT_USER_AGENT } from '../device.js';
 import { withCode } from '../redirect.js';
 import { isRiskScenario, RISK_SCENARIOS } from '../scenarios.js';
-import type { IncomingMessage } from 'node:http';
-import type { EmulatorContext } from '../context.js';
-import type { ServerResponse } from 'node:http';
-
-/** Path prefix of magic links on the auth host. */
-export const LINK_PREFIX = '/__emulator/link/';
 
 function languageOf(req: IncomingMessage): string {
   const first = (req.headers['accept-language'] ?? '').split(',', 1)[0]?.split(';', 1)[0]?.trim();

@@ -1,10 +1,11 @@
 import type { MagicLinkRequestEntry, SendMagicLinkResponse } from '../../wire/types.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../http.js';
-import { identityOf, newLogin } from '../logins.js';
-import type { LoginIdentity } from '../store.js';
+import { LINK_PREFIX } from '../devPaths.js';
+import { randomId } from '../ids.js';
+import { identitiesOf, newLogin } from '../logins.js';
 import type { OutboxEntry } from '../types.js';
-import { isValidEmail, isValidMobile, isValidRedirectUri, normalizeEmail, parseExpiry } from '../validation.js';
+import { isValidEmail, isValidMobile, isValidRedirectUri, parseExpiry } from '../validation.js';
 import type { Handler } from './types.js';
 
 /** Checks the query like the service does (section 4.1); throws the matching 400. */
@@ -20,10 +21,7 @@ function parseSendQuery(params: URLSearchParams) {
   if (email !== '' && !isValidEmail(email)) throw apiError('invalidEmail');
   const expirySeconds = parseExpiry(params.get('expiry'));
   if (expirySeconds === undefined) throw apiError('invalidExpiry');
-  const identities: LoginIdentity[] = [];
-  if (mobile !== '') identities.push(identityOf('MOBILE', mobile));
-  if (email !== '') identities.push(identityOf('EMAIL', normalizeEmail(email)));
-  return { redirectUri, identities, expirySeconds };
+  return { redirectUri, identities: identitiesOf(mobile, email), expirySeconds };
 }
 
 /** GET /auth/v1/authorize: one login, outbox entry and request entry per channel. */
@@ -34,13 +32,14 @@ export const sendMagicLink: Handler = (ctx, _req, res, query) => {
   const now = ctx.clock.now();
   const expiresAt = now + expirySeconds * 1000;
   const requestIds: MagicLinkRequestEntry[] = identities.map((identity) => {
-    const login = newLogin(ctx, { clientId, identities: [identity], scenario: 'clean', link: { redirectUri, expiresAt } });
+    const link = { id: randomId(16), redirectUri, expiresAt };
+    const login = newLogin(ctx, { clientId, identities: [identity], scenario: 'clean', link });
     ctx.store.add(login, now);
     const entry: OutboxEntry = {
       requestId: login.requestId,
       type: identity.type,
       to: identity.value,
-      link: `${ctx.authUrl}/__emulator/link/${login.link?.id ?? ''}`,
+      link: `${ctx.authUrl}${LINK_PREFIX}${link.id}`,
       redirectUri,
       expiresAt,
       sessionToken: login.sessionToken,
