@@ -18,6 +18,18 @@ export interface GuardVerdict extends RiskVerdict {
   refreshed: boolean;
 }
 
+// `req.risk` for Express apps, as passport's own types add `req.user`. Without Express's types
+// installed this declares an unused namespace, which is harmless.
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verdict of the last `requireLowRisk()` on this request. */
+      risk?: GuardVerdict;
+    }
+  }
+}
+
 /** One decision, for the audit hook: never a token or secret. */
 export interface RiskAuditEvent {
   guard: 'requireLowRisk';

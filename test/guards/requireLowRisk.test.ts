@@ -42,7 +42,7 @@ async function guardedApp(
     routes: (app) => {
       const audit = (e: RiskAuditEvent) => events.push(e);
       const ok = (req: express.Request, res: express.Response) =>
-        res.json({ ok: true, risk: (req as express.Request & { risk?: GuardVerdict }).risk?.action });
+        res.json({ ok: true, risk: req.risk?.action });
       app.get('/guarded', requireLowRisk({ audit, loginURL: '/login', ...guard }), ok);
       app.get('/strict', requireLowRisk({ audit, policy: { vpn: 'block', incognito: 'challenge' } }), ok);
       app.get('/lenient', requireLowRisk({ audit, policy: { vpn: 'allow' } }), ok);
