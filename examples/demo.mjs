@@ -1,9 +1,6 @@
 // `npm run demo`: the express-cookie-session example against a local OTPless emulator (no
 // account, no network), or against the real service when its three variables are set.
-import console from 'node:console';
 import { randomBytes } from 'node:crypto';
-import process from 'node:process';
-import { setTimeout } from 'node:timers';
 
 const REAL_SERVICE_VARS = ['OTPLESS_CLIENT_ID', 'OTPLESS_CLIENT_SECRET', 'CALLBACK_URL'];
 

@@ -1,6 +1,4 @@
 import { createServer } from 'node:http';
-import console from 'node:console';
-import { URL } from 'node:url';
 import express from 'express';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';

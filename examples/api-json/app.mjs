@@ -1,0 +1,124 @@
+import cookieSession from 'cookie-session';
+import express from 'express';
+import { MemoryStore, rateLimit } from 'express-rate-limit';
+import { Passport } from 'passport';
+import { MagicLinkStrategy, readLoginRecord, requireIdentity, requireLowRisk, sessionCompat } from 'passport-otpless';
+
+/**
+ * A JSON-only API for a single-page app. The magic link brings the person to a page of the
+ * frontend (`frontendCallbackURL`, sent to the service as the redirect URI); that page reads
+ * `?code=` and POSTs `{ "code": "..." }` to `/api/auth/callback`. Only the POST spends the
+ * code, so a mail scanner that opens the link spends nothing: the same reason the strategy's
+ * HTML `confirm` mode exists, without an HTML page.
+ *
+ * @param {object} options
+ * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
+ * @param {string} options.frontendCallbackURL The frontend page the link opens, such as `https://app.example.com/signin/finish`.
+ * @param {string[]} options.sessionKeys Secrets that sign the session cookie.
+ * @param {{ limit: number, windowMs: number }} [options.sendLimit] Links per IP. Default 5 a minute.
+ * @param {(line: string) => void} [options.log] Where unexpected errors go. Default `console.error`.
+ * @returns {{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }}
+ */
+export function createApp({ otpless, frontendCallbackURL, sessionKeys, sendLimit = { limit: 5, windowMs: 60_000 }, log = console.error }) {
+  const strategy = new MagicLinkStrategy(
+    { ...otpless, callbackURL: frontendCallbackURL, enrich: ['validateToken'] },
+    async (profile) => ({
+      id: profile.id,
+      email: profile.emails[0]?.value ?? null,
+      phone: profile.phoneNumbers[0]?.value ?? null,
+    }),
+  );
+  const passport = new Passport();
+  passport.use(strategy);
+  passport.serializeUser((user, done) => done(null, user));
+  passport.deserializeUser((user, done) => done(null, user));
+
+  const app = express();
+  app.disable('x-powered-by');
+  // JSON only: the library's guards answer JSON to requests that ask for it, so every API
+  // request asks for it (fetch and curl send `Accept: */*`, which would get an HTML page).
+  app.use('/api', (req, _res, next) => {
+    req.headers.accept = 'application/json';
+    next();
+  });
+  app.use(
+    cookieSession({
+      name: 'api.session',
+      keys: sessionKeys,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: new URL(frontendCallbackURL).protocol === 'https:',
+      maxAge: 8 * 60 * 60 * 1000,
+    }),
+  );
+  app.use(sessionCompat());
+  app.use(passport.session());
+
+  // A cross-site HTML form cannot send `application/json` (that takes a CORS preflight this
+  // API never grants), so accepting only JSON bodies shuts out forged POSTs.
+  const jsonBody = [
+    (req, res, next) => (req.is('application/json') ? next() : res.status(415).json(problem('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body (Content-Type: application/json).'))),
+    express.json({ limit: '8kb' }),
+  ];
+
+  const store = new MemoryStore();
+  const perIp = rateLimit({
+    ...sendLimit,
+    store,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => res.status(429).json(problem('RATE_LIMITED', 'Too many sign-in links were asked for. Please wait, then try again.')),
+  });
+
+  /** POST { email } or { mobile } -> 200 { sent: [{ type, destinationUri }] } or 400 { error: { code, message, field } }. */
+  app.post('/api/auth/magic-link', perIp, jsonBody, strategy.send());
+
+  /** POST { code } (from the link) or { token } (from the frontend SDK) -> 200 { user } or 4xx { error }. */
+  app.post('/api/auth/callback', jsonBody, (req, res, next) => {
+    passport.authenticate(strategy.name, (err, user, info, status) => {
+      if (err) return next(err);
+      if (!user) return res.status(status ?? 401).json({ error: info });
+      req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.json(account(req, user))));
+    })(req, res, next);
+  });
+
+  const requireUser = (req, res, next) => (req.user ? next() : res.status(401).json(problem('UNAUTHENTICATED', 'Sign in first.')));
+
+  app.get('/api/me', requireUser, (req, res) => res.json(account(req, req.user)));
+  app.get('/api/payments', requireUser, requireLowRisk(), (_req, res) => res.json({ payments: [] }));
+  app.get('/api/sms-alerts', requireUser, requireIdentity('MOBILE'), (_req, res) => res.json({ alerts: [] }));
+
+  app.post('/api/auth/logout', (req, res, next) => {
+    req.logout((err) => (err ? next(err) : res.status(204).end()));
+  });
+
+  app.use((_req, res) => res.status(404).json(problem('NOT_FOUND', 'No such endpoint.')));
+
+  // Errors as JSON, never a stack trace; the client's message only where it is meant for people.
+  app.use((err, req, res, _next) => {
+    const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
+    if (err.code === 'REQUEST_FAILED') return res.status(status).json(err.toJSON());
+    if (status < 500 && err.type === 'entity.parse.failed') return res.status(400).json(problem('INVALID_JSON', 'The body is not valid JSON.'));
+    res.status(status).json(status < 500 ? problem('BAD_REQUEST', 'The request could not be read.') : problem('INTERNAL', 'Something went wrong.'));
+  });
+
+  return {
+    app,
+    strategy,
+    async close() {
+      await strategy.client.close();
+      store.shutdown();
+    },
+  };
+}
+
+function problem(code, message) {
+  return { error: { code, message } };
+}
+
+/** What the API tells the signed-in client about itself. */
+function account(req, user) {
+  const record = readLoginRecord(req);
+  return { user, verified: record?.verified ?? [], risk: record?.risk?.action ?? null };
+}

@@ -1,0 +1,113 @@
+import { createServer } from 'node:http';
+import { RedisStore } from 'connect-redis';
+import express from 'express';
+import session from 'express-session';
+import { Passport } from 'passport';
+import { createClient } from 'redis';
+import { MagicLinkStrategy, readLoginRecord, requireLowRisk } from 'passport-otpless';
+
+/**
+ * One app instance with its sessions in Redis. Start as many as you like behind one address:
+ * a link asked for on one instance can come back to another, since the session (with the
+ * pending link request, and later the login) lives in Redis, not in the process.
+ *
+ * @param {object} options
+ * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
+ * @param {string} options.callbackURL The public callback URL, the same for every instance.
+ * @param {string} options.redisUrl Such as `redis://127.0.0.1:6379`.
+ * @param {string} options.sessionSecret Signs the session id cookie; the same for every instance.
+ * @param {string} [options.instance] A name shown in the `X-Instance` header and on /me.
+ * @param {(line: string) => void} [options.log] Where Redis connection errors go. Default `console.error`.
+ * @returns {Promise<{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }>}
+ */
+export async function createApp({ otpless, callbackURL, redisUrl, sessionSecret, instance = 'app', log = console.error }) {
+  const redis = createClient({ url: redisUrl });
+  // Without a listener a lost connection would crash the process; the client reconnects itself.
+  redis.on('error', (err) => log(`${instance}: redis: ${err.message}`));
+  await redis.connect();
+
+  const strategy = new MagicLinkStrategy(
+    { ...otpless, callbackURL, enrich: ['validateToken', 'secureInfo'] },
+    async (profile) => ({ id: profile.id, email: profile.emails[0]?.value, phone: profile.phoneNumbers[0]?.value }),
+  );
+  const passport = new Passport();
+  passport.use(strategy);
+  passport.serializeUser((user, done) => done(null, user));
+  passport.deserializeUser((user, done) => done(null, user));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    res.setHeader('X-Instance', instance);
+    next();
+  });
+  app.use(
+    session({
+      name: 'example.sid',
+      secret: sessionSecret,
+      store: new RedisStore({ client: redis, prefix: 'example:sess:' }),
+      resave: false,
+      // Nothing is stored for visitors who never ask for a link.
+      saveUninitialized: false,
+      cookie: { httpOnly: true, sameSite: 'lax', secure: new URL(callbackURL).protocol === 'https:', maxAge: 8 * 60 * 60 * 1000 },
+    }),
+  );
+  app.use(passport.session());
+
+  app.get('/', (req, res) => {
+    res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Sign in</title>
+<form method="post" action="/auth/magic-link"><label>E-mail <input name="email" type="email" autocomplete="email"></label>
+<button>Send me a sign-in link</button></form>`);
+  });
+  app.post('/auth/magic-link', express.urlencoded({ extended: false }), express.json(), strategy.send({ successRedirect: '/check-inbox' }));
+  app.get('/check-inbox', (_req, res) => res.type('text').send('Check your inbox: the link signs you in on any instance.'));
+
+  app.get('/auth/callback', (req, res, next) => {
+    passport.authenticate(strategy.name, (err, user, info, status) => {
+      if (err) return next(err);
+      if (!user) return res.status(status ?? 401).json({ error: info });
+      req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.redirect(303, '/me')));
+    })(req, res, next);
+  });
+
+  app.get('/me', (req, res) => {
+    if (!req.user) return res.status(401).json({ error: { code: 'UNAUTHENTICATED' }, instance });
+    res.json({ instance, user: req.user, risk: readLoginRecord(req)?.risk?.action ?? null });
+  });
+
+  // The session is server-side, so the strategy kept the login's token there: signals older
+  // than five minutes are fetched again through secure-info before the guard decides.
+  app.get('/payments', requireLowRisk({ client: strategy.client, maxAgeMs: 5 * 60_000 }), (req, res) => {
+    res.json({ instance, payments: [], risk: req.risk.action, refreshed: req.risk.refreshed });
+  });
+
+  app.post('/logout', (req, res, next) => {
+    req.logout((err) => (err ? next(err) : res.redirect(303, '/')));
+  });
+
+  app.use((err, _req, res, _next) => {
+    const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
+    res.status(status).json({ error: { code: err.code ?? 'INTERNAL', message: status < 500 || err.code === 'REQUEST_FAILED' ? err.message : 'Something went wrong.' } });
+  });
+
+  return {
+    app,
+    strategy,
+    async close() {
+      await strategy.client.close();
+      await redis.quit();
+    },
+  };
+}
+
+/** Listens on `port` (0: a free one) and returns the server with its `http://host:port` address. */
+export function listen(port = 0, host = '127.0.0.1') {
+  const server = createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve({ server, url: `http://${host}:${server.address().port}` });
+    });
+  });
+}

@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './helpers/ensureBuild.js';
+
+// `npm run demo` is `node examples/demo.mjs`: run exactly that, as a person would.
+await ensureBuilt();
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+const blockers: Server[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(blockers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+interface Demo {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the output once `pattern` appears in it. */
+  waitFor(pattern: RegExp, ms?: number): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+function runDemo(env: Record<string, string | undefined>): Demo {
+  const clean = { ...process.env };
+  for (const name of ['OTPLESS_CLIENT_ID', 'OTPLESS_CLIENT_SECRET', 'CALLBACK_URL', 'PORT']) delete clean[name];
+  const child = spawn(process.execPath, ['examples/demo.mjs'], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    output: () => output,
+    exited,
+    async waitFor(pattern, ms = 15_000) {
+      const deadline = Date.now() + ms;
+      while (!pattern.test(output)) {
+        if (child.exitCode !== null) throw new Error(`the demo exited with ${child.exitCode}:\n${output}`);
+        if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
+  };
+}
+
+async function busyPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  blockers.push(server);
+  return (server.address() as AddressInfo).port;
+}
+
+describe('npm run demo', () => {
+  it('prints one URL that serves the sign-in page, and stops cleanly on Ctrl-C', async () => {
+    const demo = runDemo({ PORT: '0' });
+    const output = await demo.waitFor(/Press Ctrl-C to stop/);
+    const urls = output.match(/https?:\/\/\S+/g) ?? [];
+    expect(urls).toHaveLength(1);
+    expect(output).toContain('no account, no network needed');
+
+    const page = await fetch(urls[0]!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Sign in to Acme');
+
+    const started = Date.now();
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(demo.output()).toContain('Stopped.');
+    await expect(fetch(urls[0]!)).rejects.toThrow();
+  });
+
+  it('takes a free port when the asked one is busy', async () => {
+    const port = await busyPort();
+    const demo = runDemo({ PORT: String(port) });
+    const output = await demo.waitFor(/Press Ctrl-C to stop/);
+    expect(output).toContain(`Port ${port} is in use, so the demo took a free one.`);
+    const url = /Open (http:\/\/127\.0\.0\.1:(\d+))/.exec(output);
+    expect(Number(url?.[2])).not.toBe(port);
+    expect((await fetch(url![1]!)).status).toBe(200);
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+  });
+
+  it('says which variable is missing when only part of the real-service setup is given', async () => {
+    const demo = runDemo({ OTPLESS_CLIENT_ID: 'some-id', PORT: '0' });
+    expect(await demo.exited).toBe(1);
+    expect(demo.output()).toContain('missing: OTPLESS_CLIENT_SECRET, CALLBACK_URL');
+    expect(demo.output()).not.toContain('some-id');
+  });
+});
