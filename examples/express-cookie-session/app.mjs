@@ -146,7 +146,7 @@ export function createApp(options) {
       if (err) return next(err);
       if (!user) {
         const message = info?.message ?? 'This sign-in link is not valid. Ask for a new one.';
-        return res.status(status ?? 401).send(linkFailedPage({ message }));
+        return res.status(status ?? 401).send(linkFailedPage({ message, user: req.user }));
       }
       req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.redirect(303, '/account')));
     })(req, res, next);

@@ -4,6 +4,17 @@ import { html, raw } from './html.mjs';
 
 const BRAND = 'Acme';
 
+// Inline SVG icons: no icon font or emoji, which a system without emoji fonts shows as boxes.
+const ICONS = {
+  mail: '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="5" width="18" height="14" rx="2"/><path d="m3.5 7 8.5 6 8.5-6"/></svg>',
+  lock: '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="11" width="14" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/><path d="M12 15v2"/></svg>',
+  alert: '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5.5"/><path d="M12 16.5v.01"/></svg>',
+};
+
+function icon(name, tone) {
+  return html`<div class="icon ${tone}">${raw(ICONS[name])}</div>`;
+}
+
 const STYLE = `
 :root{--bg:#f4f5f7;--card:#fff;--text:#161b26;--muted:#5b6473;--line:#e2e5eb;--brand:#2451d6;--brand-dark:#1a3fae;
 --ok:#0f6b37;--ok-bg:#e5f4eb;--warn:#7a4f00;--warn-bg:#fff3d1;--bad:#a8200f;--bad-bg:#fdeceb;--radius:12px}
@@ -20,14 +31,14 @@ a{color:var(--brand)}a:hover{color:var(--brand-dark)}
 .spacer{flex:1}
 .who{color:var(--muted);font-size:14px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:40vw}
 main{flex:1;width:100%;max-width:880px;margin:0 auto;padding:40px 24px 56px}
-main.narrow{max-width:480px}
+main.narrow{max-width:540px}
 h1{font-size:28px;line-height:1.25;margin:0 0 8px;letter-spacing:-.015em}
 h2{font-size:17px;margin:0 0 14px}
 p{margin:0 0 14px}
 .lead{color:var(--muted);margin-bottom:28px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:28px;box-shadow:0 1px 2px rgba(16,24,40,.04)}
 .card + .card{margin-top:20px}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:20px;margin-top:20px}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:20px;margin:20px 0}
 .grid .card{margin:0}
 label{display:block;font-weight:600;margin-bottom:6px}
 .hint{display:block;color:var(--muted);font-size:14px;margin:-2px 0 8px}
@@ -51,11 +62,12 @@ form.inline{display:inline;margin:0}
 .note{color:var(--muted);font-size:14px;margin-top:20px}
 .demo{border:1px dashed #b9c4e4;background:#f7f9ff;border-radius:10px;padding:14px 16px;font-size:14px;color:#2b3a66;margin-top:24px}
 .demo strong{display:block;margin-bottom:4px}
-.icon{width:52px;height:52px;border-radius:50%;display:grid;place-items:center;margin-bottom:18px;font-size:24px}
+.icon{width:52px;height:52px;border-radius:50%;display:grid;place-items:center;margin-bottom:18px}
+.icon svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:1.8;stroke-linecap:round;stroke-linejoin:round}
 .icon.mail{background:#e8eefc;color:var(--brand)}.icon.stop{background:var(--warn-bg);color:var(--warn)}.icon.bad{background:var(--bad-bg);color:var(--bad)}
 .list{list-style:none;margin:0;padding:0}
 .list li{display:flex;gap:12px;align-items:flex-start;padding:12px 0;border-top:1px solid var(--line)}
-.list li:first-child{border-top:0;padding-top:0}
+.list li:first-child{border-top:0;padding-top:0}.list li:last-child{padding-bottom:0}
 .list .what{flex:1;min-width:0}
 .list .value{font-weight:600;word-break:break-all}
 .list .meta{color:var(--muted);font-size:14px}
@@ -130,7 +142,7 @@ export function checkInboxPage({ sentTo, demo }) {
     title: 'Check your inbox',
     narrow: true,
     body: html`<div class="card">
-<div class="icon mail" aria-hidden="true">✉</div>
+${icon('mail', 'mail')}
 <h1>Check your inbox</h1>
 <p>We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}.
 Open it in this browser to finish signing in. The link works once and expires in a few minutes.</p>
@@ -142,16 +154,25 @@ html`<div class="demo"><strong>Demo mode</strong>Nothing was really sent. The li
   });
 }
 
-/** The callback refused the link (used, expired, other browser ...): the strategy's message. */
-export function linkFailedPage({ message }) {
+/**
+ * The callback refused the link (used, expired, other browser ...): the strategy's message.
+ * Someone who is signed in already (a link opened twice) gets the way back to the account.
+ */
+export function linkFailedPage({ message, user }) {
   return layout({
     title: 'Sign-in link not accepted',
+    user,
     narrow: true,
     body: html`<div class="card">
-<div class="icon bad" aria-hidden="true">!</div>
+${icon('alert', 'bad')}
 <h1>This link did not sign you in</h1>
 <p>${message}</p>
-<div class="actions"><a class="button" href="/">Get a new sign-in link</a></div>
+${user && html`<p class="note">You are still signed in as <strong>${user.name}</strong>.</p>`}
+<div class="actions">${
+      user
+        ? html`<a class="button" href="/account">Go to your account</a>`
+        : html`<a class="button" href="/">Get a new sign-in link</a>`
+    }</div>
 </div>`,
   });
 }
@@ -172,10 +193,12 @@ const VERDICTS = {
 
 const KINDS = { EMAIL: 'E-mail', MOBILE: 'Mobile' };
 
+const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** `22 Nov 2026, 01:09 UTC`: one unambiguous format, whatever the server's locale. */
 function formatDate(iso) {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toUTCString().replace(' GMT', ' UTC');
+  const date = new Date(iso ?? '');
+  return Number.isNaN(date.getTime()) ? '' : `${DATE_FORMAT.format(date)} UTC`;
 }
 
 /** The account: verified identities, device, network and the risk verdict of this sign-in. */
@@ -193,7 +216,7 @@ export function accountPage({ user, showRiskReasons }) {
 <ul class="list">
 ${user.identities.map(
   (identity) => html`<li><span class="kind">${KINDS[identity.type] ?? identity.type}</span>
-<span class="what"><span class="value">${identity.value}</span><br><span class="meta">${identity.verifiedAt ? `Verified ${formatDate(identity.verifiedAt)}` : 'Not verified'}</span></span>
+<span class="what"><span class="value">${identity.value}</span><br><span class="meta">${identity.verifiedAt ? `Confirmed by magic link on ${formatDate(identity.verifiedAt)}` : 'Not confirmed yet'}</span></span>
 ${identity.verified ? html`<span class="badge ok">Verified</span>` : html`<span class="badge warn">Unverified</span>`}</li>`,
 )}
 </ul>
@@ -265,7 +288,7 @@ export function refusedPage({ user, action }) {
     user,
     narrow: true,
     body: html`<div class="card">
-<div class="icon stop" aria-hidden="true">🔒</div>
+${icon('lock', 'stop')}
 <h1>${blocked ? 'This page is not available from this sign-in' : 'Please confirm it is you'}</h1>
 <p>${
       blocked
@@ -289,7 +312,7 @@ export function errorPage({ status, user }) {
     user,
     narrow: true,
     body: html`<div class="card">
-<div class="icon bad" aria-hidden="true">!</div>
+${icon('alert', 'bad')}
 <h1>${notFound ? 'Page not found' : 'Something went wrong'}</h1>
 <p>${notFound ? 'There is nothing at this address.' : 'We could not complete your request. Please try again in a moment.'}</p>
 <div class="actions"><a class="button" href="/">Go to the start page</a></div>

@@ -78,7 +78,7 @@ describe('express-cookie-session example', () => {
     expect(account.headers.get('cache-control')).toBe('no-store');
     const text = visibleText(account.text);
     expect(text).toContain('Welcome, Jane Doe');
-    expect(text).toMatch(/E-mail jane\.doe@example\.com Verified/);
+    expect(text).toMatch(/E-mail jane\.doe@example\.com Confirmed by magic link on .* UTC Verified/);
     expect(text).toContain('Bengaluru, India');
     expect(text).toContain('IP address 127.0.0.1');
     expect(text).toContain('Low risk');
@@ -95,7 +95,7 @@ describe('express-cookie-session example', () => {
     const callback = await logIn(browser, '+1 415-555-0123');
     expect(callback.status).toBe(303);
     const text = visibleText((await browser.get('/account')).text);
-    expect(text).toMatch(/Mobile \+14155550123 Verified/);
+    expect(text).toMatch(/Mobile \+14155550123 Confirmed by magic link on .* UTC Verified/);
     expect(text).toContain('Welcome, User 0123');
   });
 
@@ -175,12 +175,15 @@ describe('express-cookie-session example', () => {
     const elsewhere = await openLink(other, link);
     expect(elsewhere.status).toBe(403);
     expect(visibleText(elsewhere.text)).toContain('Open the sign-in link in the browser where you asked for it');
+    expect(visibleText(elsewhere.text)).toContain('Get a new sign-in link');
     expect((await other.get('/account')).location).toMatch(/\/$/);
 
     expect((await openLink(browser, link)).status).toBe(303);
     const replay = await openLink(browser, link);
     expect(replay.status).toBeGreaterThanOrEqual(400);
     expect(visibleText(replay.text)).toContain('This link did not sign you in');
+    expect(visibleText(replay.text)).toContain('You are still signed in as Twice');
+    expect(replay.text).toContain('href="/account"');
     // The user stays signed in from the first use.
     expect((await browser.get('/account')).status).toBe(200);
   });
