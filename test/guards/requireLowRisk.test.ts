@@ -1,27 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import supertest from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { requireIdentity, requireLowRisk } from '../../src/index.js';
 import type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent } from '../../src/index.js';
-import { CLIENT, loginVia, startHarness } from '../helpers/harness.js';
+import { CLIENT, loginVia } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import type { Harness, HarnessOptions, SessionKind } from '../helpers/harness.js';
 
-let emulator: Emulator;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-});
-afterEach(async () => {
-  emulator.clearFaults();
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const { harness } = useSharedEmulator();
 
 interface GuardedApp extends Harness {
   events: RiskAuditEvent[];
@@ -35,8 +22,7 @@ async function guardedApp(
   const events: RiskAuditEvent[] = [];
   // The routes are set up before the strategy (and its client) exist: read it when called.
   const ref: { client?: Harness['strategy']['client'] } = {};
-  const h = await startHarness({
-    emulator,
+  const h = await harness({
     strategy: { enrich: ['validateToken', 'secureInfo'] },
     ...options,
     routes: (app) => {
@@ -54,7 +40,6 @@ async function guardedApp(
     },
   });
   ref.client = h.strategy.client;
-  harnesses.push(h);
   return Object.assign(h, { events });
 }
 

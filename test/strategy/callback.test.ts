@@ -1,29 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { assessRisk } from '../../src/index.js';
 import type { MagicLinkProfile } from '../../src/index.js';
-import { CLIENT, clickLink, lastLinkTo, loginVia, startHarness } from '../helpers/harness.js';
+import { CLIENT, clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import type { Harness, HarnessOptions } from '../helpers/harness.js';
 
-let emulator: Emulator;
-const harnesses: Harness[] = [];
-async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
-}
-
-beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-});
-afterEach(async () => {
-  emulator.clearFaults();
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const { harness } = useSharedEmulator();
 
 /** Sends a link in `browser` and returns the callback path, without calling it. */
 async function pendingCallback(h: Harness, browser: ReturnType<Harness['browser']>, email: string, risk?: string) {

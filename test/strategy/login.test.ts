@@ -1,27 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
-import { CLIENT, clickLink, lastLinkTo, loginVia, startHarness } from '../helpers/harness.js';
-import type { Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-let emulator: Emulator;
-const harnesses: Harness[] = [];
-async function harness(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
-}
-
-beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-});
-afterEach(async () => {
-  emulator.clearFaults();
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const { harness } = useSharedEmulator();
 
 describe('full login', () => {
   for (const session of ['cookie', 'express'] as const) {

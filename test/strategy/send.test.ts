@@ -1,31 +1,12 @@
 import express from 'express';
 import passportPkg from 'passport';
 import supertest from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { MagicLinkStrategy } from '../../src/index.js';
-import { CLIENT, startHarness } from '../helpers/harness.js';
-import type { Harness, HarnessOptions } from '../helpers/harness.js';
+import { CLIENT } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-let emulator: Emulator;
-const harnesses: Harness[] = [];
-async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
-}
-
-beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-});
-afterEach(async () => {
-  emulator.clearFaults();
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const { harness, emulator: sharedEmulator } = useSharedEmulator();
 
 const json = { accept: 'application/json' };
 
@@ -151,7 +132,7 @@ describe('send()', () => {
 describe('send() misuse', () => {
   async function bareApp(setup: (app: express.Express, strategy: MagicLinkStrategy) => void) {
     const strategy = new MagicLinkStrategy(
-      { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, callbackURL: 'http://127.0.0.1/cb' },
+      { ...CLIENT, authUrl: sharedEmulator().authUrl, userAuthUrl: sharedEmulator().userAuthUrl, callbackURL: 'http://127.0.0.1/cb' },
       async (p) => ({ id: p.id }),
     );
     const app = express();

@@ -1,0 +1,36 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { CLIENT, startHarness } from './harness.js';
+import type { Harness, HarnessOptions } from './harness.js';
+
+/**
+ * One emulator for a whole test file (starting one per test is slow), and apps built on it
+ * that are closed after each test. Faults are cleared after each test so none leaks into the next.
+ */
+export function useSharedEmulator(): { harness(options?: HarnessOptions): Promise<Harness>; emulator(): Emulator } {
+  let emulator: Emulator | undefined;
+  const open: Harness[] = [];
+  beforeAll(async () => {
+    emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+  });
+  afterEach(async () => {
+    emulator?.clearFaults();
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  const current = (): Emulator => {
+    if (!emulator) throw new Error('the shared emulator starts in beforeAll: use it inside a test');
+    return emulator;
+  };
+  return {
+    emulator: current,
+    async harness(options: HarnessOptions = {}) {
+      const h = await startHarness({ emulator: current(), ...options });
+      open.push(h);
+      return h;
+    },
+  };
+}
