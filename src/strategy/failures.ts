@@ -14,9 +14,12 @@ export const CALLBACK_FAILURES = {
     message: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   },
   TOKEN_REJECTED: { status: 401, message: 'Your sign-in could not be confirmed. Please sign in again.' },
+  // After a login the session is new, so a link used here before looks like one from another
+  // browser: the message covers both.
   WRONG_BROWSER: {
     status: 403,
-    message: 'Open the sign-in link in the browser where you asked for it, or ask for a new link in this browser.',
+    message:
+      'This sign-in link cannot be used here: it was already used, or it was opened in another browser than the one where you asked for it. Ask for a new link in this browser.',
   },
   CROSS_SITE: { status: 403, message: 'This sign-in request did not come from this site.' },
   USER_REFUSED: { status: 401, message: 'Sign-in was refused.' },

@@ -31,12 +31,15 @@ export function sessionOf(req: { session?: unknown }): SessionLike | undefined {
 /** `next` as Express and Connect call it. */
 export type NextFunction = (err?: unknown) => void;
 
-/** True when the client asked for JSON rather than a page (Accept or Content-Type says so). */
+/**
+ * True unless the client asked for a page. Browsers name `text/html` in `Accept` on every
+ * navigation and form post; API clients send `application/json`, `*\/*` (fetch, curl) or
+ * nothing, and get JSON.
+ */
 export function wantsJson(req: IncomingMessage): boolean {
   const accept = String(req.headers.accept ?? '');
   if (/\bapplication\/json\b/i.test(accept)) return true;
-  if (/\btext\/html\b/i.test(accept)) return false;
-  return /\bapplication\/json\b/i.test(String(req.headers['content-type'] ?? ''));
+  return !/\btext\/html\b/i.test(accept);
 }
 
 /** Answers a JSON body with the given status. */

@@ -159,7 +159,7 @@ if (!existsSync(CHROMIUM)) {
       await other.locator('section', { hasText: 'two.browsers@example.com' }).first().getByRole('link', { name: 'Open link', exact: true }).click();
       await other.waitForLoadState();
       expect(await heading(other)).toBe('This link did not sign you in');
-      expect(await other.locator('main').innerText()).toContain('Open the sign-in link in the browser where you asked for it');
+      expect(await other.locator('main').innerText()).toContain('opened in another browser than the one where you asked for it');
 
       // The browser that asked can still use it.
       await openFromInbox(asker, 'two.browsers@example.com');

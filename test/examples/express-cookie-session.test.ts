@@ -174,7 +174,7 @@ describe('express-cookie-session example', () => {
     const other = browser.fresh();
     const elsewhere = await openLink(other, link);
     expect(elsewhere.status).toBe(403);
-    expect(visibleText(elsewhere.text)).toContain('Open the sign-in link in the browser where you asked for it');
+    expect(visibleText(elsewhere.text)).toContain('opened in another browser than the one where you asked for it');
     expect(visibleText(elsewhere.text)).toContain('Get a new sign-in link');
     expect((await other.get('/account')).location).toMatch(/\/$/);
 

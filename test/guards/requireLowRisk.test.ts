@@ -206,6 +206,18 @@ describe('not logged in, misuse and options', () => {
     expect(html.headers.location).toBe('/login');
   });
 
+  it('answers JSON to an API client that accepts anything (fetch, curl: */*)', async () => {
+    const h = await guardedApp();
+    const res = await h.browser().get('/guarded').set('accept', '*/*');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: 'UNAUTHENTICATED' } });
+    const bot = h.browser();
+    await loginVia(h, bot, { email: 'star@example.com' }, 'bot');
+    const blocked = await bot.get('/guarded').set('accept', '*/*');
+    expect(blocked.headers['content-type']).toMatch(/application\/json/);
+    expect(blocked.body).toEqual({ error: { code: 'RISK_BLOCKED' } });
+  });
+
   it('names what is missing when there is no session', async () => {
     const app = express();
     app.use((req, _res, next) => {
