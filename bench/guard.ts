@@ -1,0 +1,202 @@
+/**
+ * Benchmark of requireLowRisk():
+ * (a) decisions/s: the guard called directly in a tight loop with a real Express request
+ *     captured from a real login (its cookie-session session carries the real login record
+ *     with risk signals), against a no-op middleware called the same way;
+ * (b) its added cost on a route: autocannon on GET /guarded vs GET /plain (same handler) of
+ *     the real app, logged in; reported as app CPU per request and latency.
+ *
+ * Run alone: npx tsx bench/guard.ts (npm run bench runs it with the others).
+ */
+import type { Request, Response } from 'express';
+import { pathToFileURL } from 'node:url';
+import { Agent, request } from 'undici';
+import { assessRisk, DEFAULT_RISK_POLICY, readLoginRecord, requireLowRisk, validateRiskPolicy } from '../src/index.js';
+import { startEmulator } from '../src/emulator/index.js';
+import { CLIENT, loginVia, startHarness } from '../test/helpers/harness.js';
+import { startEmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
+import { cannon, type CannonResult } from './support/cannon.js';
+import { appCpuMicros, CookieJar, prepareLogins, startApp } from './support/flows.js';
+import { printTable, row, type BenchRow } from './support/report.js';
+import { median } from './support/stats.js';
+
+export interface GuardBenchOptions {
+  decisions: number;
+  rounds: number;
+  seconds: number;
+  connections: number;
+}
+
+export const GUARD_BENCH_DEFAULTS: GuardBenchOptions = { decisions: 200_000, rounds: 3, seconds: 3, connections: 1 };
+
+type Middleware = (req: Request, res: Response, next: (err?: unknown) => void) => void;
+
+/** A real request of a logged-in user, captured after cookie-session and passport.session() ran. */
+async function captureLoggedInRequest(): Promise<{ req: Request; res: Response; close: () => Promise<void> }> {
+  const emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+  let captured: { req: Request; res: Response } | undefined;
+  const h = await startHarness({
+    emulator,
+    strategy: { enrich: ['secureInfo'] },
+    routes: (app) => {
+      app.get('/capture', (req, res) => {
+        captured = { req, res };
+        res.json({ ok: true });
+      });
+    },
+  });
+  const browser = h.browser();
+  const login = await loginVia(h, browser, { email: 'guard-bench@example.com' });
+  if (login.status !== 302) throw new Error(`login answered ${login.status}`);
+  await browser.get('/capture').set('accept', 'application/json');
+  if (!captured) throw new Error('no request captured');
+  return {
+    ...captured,
+    close: async () => {
+      await h.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** ns per call of a synchronous function. */
+function nsPerSyncCall(f: () => unknown, count: number): number {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) f();
+  return Number(process.hrtime.bigint() - t0) / count;
+}
+
+/** ns per call of `mw(req, res, next)`, awaiting each `next` (the guard decides asynchronously). */
+async function nsPerCall(mw: Middleware, req: Request, res: Response, count: number): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) {
+    await new Promise<void>((resolve, reject) => mw(req, res, (err) => (err ? reject(err) : resolve())));
+  }
+  return Number(process.hrtime.bigint() - t0) / count;
+}
+
+export async function runGuardBench(options: GuardBenchOptions = GUARD_BENCH_DEFAULTS, log: (line: string) => void = console.log): Promise<BenchRow[]> {
+  // ---------------------------------------------------------------- (a) decisions
+  const guard = requireLowRisk() as unknown as Middleware;
+  const noop: Middleware = (_req, _res, next) => next();
+  const captured = await captureLoggedInRequest();
+  const { req, res } = captured;
+  const samples = { guard: [] as number[], noop: [] as number[] };
+  // Where a decision's time goes: the verdict on the stored signals, and the policy check that
+  // assessRisk repeats on every call when given the guard's already resolved policy.
+  const parts = { assessRiskDefaultPolicyNs: [] as number[], assessRiskResolvedPolicyNs: [] as number[], validateResolvedPolicyNs: [] as number[] };
+  try {
+    // Sanity: the captured login is allowed, with the signals stored at login.
+    await nsPerCall(guard, req, res, 1);
+    const risk = (req as Request & { risk?: { action: string; signalsAt: number | null } }).risk;
+    if (risk?.action !== 'allow' || risk.signalsAt === null) throw new Error(`unexpected verdict ${JSON.stringify(risk)}`);
+    log(`guard: ${options.decisions} decisions x ${options.rounds} rounds`);
+    await nsPerCall(guard, req, res, options.decisions / 4);
+    await nsPerCall(noop, req, res, options.decisions / 4);
+    for (let round = 0; round < options.rounds; round++) {
+      samples.guard.push(await nsPerCall(guard, req, res, options.decisions));
+      samples.noop.push(await nsPerCall(noop, req, res, options.decisions));
+    }
+    const signals = readLoginRecord(req as never)?.risk?.signals;
+    const now = Date.now();
+    for (let round = 0; round < options.rounds; round++) {
+      parts.assessRiskDefaultPolicyNs.push(nsPerSyncCall(() => assessRisk(signals, undefined, { now }), options.decisions / 4));
+      parts.assessRiskResolvedPolicyNs.push(nsPerSyncCall(() => assessRisk(signals, DEFAULT_RISK_POLICY, { now }), options.decisions / 4));
+      parts.validateResolvedPolicyNs.push(nsPerSyncCall(() => validateRiskPolicy(DEFAULT_RISK_POLICY), options.decisions / 4));
+    }
+  } finally {
+    await captured.close();
+  }
+  const decision = row({
+    id: 'guard.decision',
+    title: 'requireLowRisk() decision',
+    unit: 'ns/decision',
+    ours: median(samples.guard),
+    baselineName: 'no-op middleware, same loop',
+    baseline: median(samples.noop),
+    target: { on: 'ours', op: '<', value: 5_000 },
+    details: {
+      decisionsPerSecond: 1e9 / median(samples.guard),
+      netNsPerDecision: median(samples.guard) - median(samples.noop),
+      rounds: samples,
+      assessRiskDefaultPolicyNs: median(parts.assessRiskDefaultPolicyNs),
+      assessRiskResolvedPolicyNs: median(parts.assessRiskResolvedPolicyNs),
+      validateResolvedPolicyNs: median(parts.validateResolvedPolicyNs),
+      request: 'a real Express request captured after cookie-session, sessionCompat and passport.session(), with the login record written by a real login (enrich: secureInfo)',
+    },
+  });
+
+  // ---------------------------------------------------------------- (b) on a route
+  const emulator = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true } });
+  const app = await startApp({ mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, enrich: ['secureInfo'], guardRoutes: true });
+  const agent = new Agent();
+  const runs = { plain: [] as Array<CannonResult & { cpu: number }>, guarded: [] as Array<CannonResult & { cpu: number }> };
+  try {
+    const [login] = await prepareLogins(app.ready.url, emulator, 1, agent);
+    if (!login) throw new Error('no login prepared');
+    const jar = new CookieJar();
+    jar.take(login.cookie.split('; '));
+    const callback = await request(`${app.ready.url}${login.path}`, { dispatcher: agent, headers: { cookie: jar.header() } });
+    jar.take(callback.headers['set-cookie']);
+    await callback.body.dump();
+    const cookie = jar.header();
+    const headers = { cookie, accept: 'application/json' };
+    for (const path of ['/plain', '/guarded']) {
+      const check = await request(`${app.ready.url}${path}`, { dispatcher: agent, headers });
+      await check.body.dump();
+      if (check.statusCode !== 200) throw new Error(`${path} answered ${check.statusCode}`);
+    }
+    log(`guard: GET /guarded vs GET /plain, ${options.seconds} s each x ${options.rounds} rounds, ${options.connections} connections`);
+    const one = async (path: 'plain' | 'guarded') => {
+      const cpu = await appCpuMicros(app);
+      const result = await cannon({ url: `${app.ready.url}/${path}`, connections: options.connections, seconds: options.seconds, headers });
+      const total = Object.values(result.statuses).reduce((a, b) => a + b, 0);
+      if (result.statuses['2xx'] !== total || result.errors > 0) throw new Error(`/${path}: ${JSON.stringify(result.statuses)}`);
+      return { ...result, cpu: ((await appCpuMicros(app)) - cpu) / total };
+    };
+    await one('plain');
+    await one('guarded');
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const path of round % 2 === 1 ? (['plain', 'guarded'] as const) : (['guarded', 'plain'] as const)) runs[path].push(await one(path));
+    }
+  } finally {
+    await agent.close();
+    await app.close();
+    await emulator.close();
+  }
+  const cpu = (path: 'plain' | 'guarded') => median(runs[path].map((r) => r.cpu));
+  const lat = (path: 'plain' | 'guarded') => ({
+    p50Ms: median(runs[path].map((r) => r.latencyMs.p50)),
+    p99Ms: median(runs[path].map((r) => r.latencyMs.p99)),
+    meanMs: median(runs[path].map((r) => r.latencyMs.mean)),
+    requestsPerSecond: median(runs[path].map((r) => r.requestsPerSecond)),
+  });
+  const route = row({
+    id: 'guard.route',
+    title: 'route with requireLowRisk()',
+    unit: 'µs app CPU/request',
+    ours: cpu('guarded'),
+    baselineName: 'same route without the guard',
+    baseline: cpu('plain'),
+    target: null,
+    details: {
+      addedCpuMicrosPerRequest: cpu('guarded') - cpu('plain'),
+      addedLatencyP50Micros: (lat('guarded').p50Ms - lat('plain').p50Ms) * 1000,
+      guarded: lat('guarded'),
+      plain: lat('plain'),
+      connections: options.connections,
+      secondsPerRun: options.seconds,
+    },
+  });
+  return [decision, route];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = await runGuardBench();
+  printTable(rows);
+  const [decision, route] = rows as [BenchRow, BenchRow];
+  console.log(`requireLowRisk(): ${Math.round(decision.ours)} ns per decision (${Math.round(decision.details.decisionsPerSecond as number).toLocaleString('en')} decisions/s), no-op ${Math.round(decision.baseline)} ns; target < 5000 ns: ${decision.met ? 'met' : 'NOT met'}`);
+  const d = decision.details as Record<string, number>;
+  console.log(`  of which: assessRisk on the stored signals ${Math.round(d.assessRiskDefaultPolicyNs ?? 0)} ns with policy undefined, ${Math.round(d.assessRiskResolvedPolicyNs ?? 0)} ns with the resolved default policy (validateRiskPolicy(resolved) alone: ${Math.round(d.validateResolvedPolicyNs ?? 0)} ns)`);
+  console.log(`on a route: +${(route.details.addedCpuMicrosPerRequest as number).toFixed(1)} µs app CPU per request, p50 latency +${(route.details.addedLatencyP50Micros as number).toFixed(0)} µs`);
+}

@@ -1,0 +1,103 @@
+// An app under test, in its own process (started by apps.ts):
+// - 'strategy': the test harness's app (Express 5, cookie-session + sessionCompat, Passport,
+//   MagicLinkStrategy), as a user would write it;
+// - 'bare': Express 5 + cookie-session and one hand-written callback making the same upstream
+//   calls with undici and writing the same session: the baseline of the login benchmark.
+// Both use the same cookie name and keys, so one prepared pending cookie fits either.
+import express from 'express';
+import cookieSession from 'cookie-session';
+import { Agent, request } from 'undici';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import type { Emulator } from '../../src/emulator/index.js';
+import { requireLowRisk, type Enrichment } from '../../src/index.js';
+import { CLIENT, startHarness } from '../../test/helpers/harness.js';
+import { argsOf, heapAfterGc, serveCommands } from './child.js';
+
+export interface AppChildArgs {
+  mode: 'strategy' | 'bare';
+  authUrl: string;
+  userAuthUrl: string;
+  enrich?: Enrichment[];
+  /** Adds GET /plain and GET /guarded (requireLowRisk()), the same handler behind both. */
+  guardRoutes?: boolean;
+}
+
+const args = argsOf<AppChildArgs>();
+
+async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const h = await startHarness({
+    // The harness reads only the emulator's two URLs; the emulator runs in another process.
+    emulator: { authUrl: args.authUrl, userAuthUrl: args.userAuthUrl } as Emulator,
+    strategy: { enrich: args.enrich ?? [] },
+    routes: (app) => {
+      if (!args.guardRoutes) return;
+      const handler = (_req: express.Request, res: express.Response) => void res.json({ ok: true });
+      app.get('/plain', handler);
+      app.get('/guarded', requireLowRisk() as express.RequestHandler, handler);
+    },
+  });
+  return { url: h.baseUrl, stop: () => h.close() };
+}
+
+async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const agent = new Agent({ connections: 64 });
+  const json = { 'content-type': 'application/json', accept: 'application/json', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret };
+  const post = async (url: string, body: object): Promise<unknown> => {
+    const res = await request(url, { dispatcher: agent, method: 'POST', headers: json, body: JSON.stringify(body) });
+    const parsed: unknown = await res.body.json();
+    if (res.statusCode !== 200) throw Object.assign(new Error(`upstream ${res.statusCode}`), { status: 502 });
+    return parsed;
+  };
+  const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const enrich = new Set(args.enrich ?? []);
+
+  const app = express();
+  app.use(cookieSession({ name: 'sess', keys: ['harness-cookie-key'] }));
+  app.get('/auth/callback', async (req, res, next) => {
+    try {
+      const code = req.query.code;
+      if (typeof code !== 'string' || code === '') return void res.status(400).end();
+      const verified = (await post(`${args.authUrl}/auth/v1/verify/code`, { code })) as {
+        userDetails: { token: string; identities: Array<{ identityType: string; identityValue: string }> };
+      };
+      const { token, identities } = verified.userDetails;
+      await Promise.all([
+        enrich.has('validateToken') ? post(`${args.userAuthUrl}/auth/v1/validate/token`, { token }) : undefined,
+        enrich.has('secureInfo') ? post(`${args.userAuthUrl}/auth/v1/secure-info`, { token }) : undefined,
+        enrich.has('userInfo')
+          ? request(`${args.authUrl}/auth/userInfo`, {
+              dispatcher: agent,
+              method: 'POST',
+              headers: form,
+              body: new URLSearchParams({ token, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret }).toString(),
+            }).then((r) => r.body.json())
+          : undefined,
+      ]);
+      const email = identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
+      // What the strategy leaves: Passport's user and the small login record (see loginRecord.ts).
+      (req as { session: unknown }).session = { passport: { user: { id: email, email } }, otpless: { v: 1, id: email, verified: ['EMAIL'] } };
+      res.redirect('/me');
+    } catch (err) {
+      next(err);
+    }
+  });
+  app.get('/me', (req, res) => {
+    const user = (req.session as { passport?: { user?: unknown } } | null)?.passport?.user;
+    if (!user) return void res.status(401).json({ error: 'not logged in' });
+    res.json({ user });
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await agent.close();
+    },
+  };
+}
+
+const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
+serveCommands({ heapUsed: () => heapAfterGc(), cpu: () => process.cpuUsage() }, { url: app.url }, app.stop);
