@@ -19,6 +19,7 @@ import { OtplessClient } from '../src/client/index.js';
 import { EMULATOR_DEFAULT_CLIENT } from '../src/emulator/index.js';
 import { startEmulatorProcess, type EmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { clickLink, pool } from './support/flows.js';
+import { collectGarbage } from './support/gc.js';
 import { row, type BenchRow } from './support/report.js';
 import { median } from './support/stats.js';
 
@@ -44,6 +45,7 @@ type Runner = (i: number) => Promise<unknown>;
 
 /** Runs `total` calls with `concurrency` in flight; returns calls/s and client CPU µs per call. */
 async function measure(call: Runner, total: number, concurrency: number): Promise<Omit<Sample, 'call' | 'runner' | 'round'>> {
+  collectGarbage();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   await pool(total, concurrency, async (i) => {
@@ -74,6 +76,11 @@ function loadSdk(authUrl: string): { verifyToken: (token: string) => Promise<unk
   });
   const { clientId, clientSecret } = EMULATOR_DEFAULT_CLIENT;
   return { verifyToken: (token) => sdk.UserDetail.verifyToken(token, clientId, clientSecret), detach: () => axios.interceptors.request.eject(id) };
+}
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
 let sends = 0;
@@ -143,10 +150,10 @@ export async function runClientBench(options: ClientBenchOptions = CLIENT_BENCH_
 
     log(`client: getUserInfo, ${calls} calls (SDK ${calls / 2}) x ${rounds} rounds, ${concurrency} in flight`);
     for (const runner of Object.keys(userInfoRunners)) await measure(userInfoRunners[runner] as Runner, warmup, concurrency);
+    // Every order of the three in turn: each runner goes first, and follows each other one, as often.
+    const orders = permutations(Object.keys(userInfoRunners));
     for (let round = 1; round <= rounds; round++) {
-      // Rotate who goes first, so drift (JIT, GC, a busy neighbour) favours nobody.
-      const names = Object.keys(userInfoRunners);
-      const order = [...names.slice((round - 1) % names.length), ...names.slice(0, (round - 1) % names.length)];
+      const order = orders[(round - 1) % orders.length] as string[];
       for (const runner of order) {
         const total = runner === 'sdk' ? calls / 2 : calls;
         samples.push({ call: 'getUserInfo', runner, round, ...(await measure(userInfoRunners[runner] as Runner, total, concurrency)) });

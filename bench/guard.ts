@@ -16,6 +16,7 @@ import { startEmulator } from '../src/emulator/index.js';
 import { CLIENT, loginVia, startHarness } from '../test/helpers/harness.js';
 import { startEmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { cannon, type CannonResult } from './support/cannon.js';
+import { collectGarbage } from './support/gc.js';
 import { appCpuMicros, CookieJar, prepareLogins, startApp } from './support/flows.js';
 import { printTable, row, type BenchRow } from './support/report.js';
 import { median } from './support/stats.js';
@@ -61,6 +62,7 @@ async function captureLoggedInRequest(): Promise<{ req: Request; res: Response; 
 
 /** ns per call of a synchronous function. */
 function nsPerSyncCall(f: () => unknown, count: number): number {
+  collectGarbage();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < count; i++) f();
   return Number(process.hrtime.bigint() - t0) / count;
@@ -68,6 +70,7 @@ function nsPerSyncCall(f: () => unknown, count: number): number {
 
 /** ns per call of `mw(req, res, next)`, awaiting each `next` (the guard decides asynchronously). */
 async function nsPerCall(mw: Middleware, req: Request, res: Response, count: number): Promise<number> {
+  collectGarbage();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < count; i++) {
     await new Promise<void>((resolve, reject) => mw(req, res, (err) => (err ? reject(err) : resolve())));

@@ -3,6 +3,7 @@
  * microseconds (its own histogram keeps whole milliseconds, too coarse for a guard's cost).
  */
 import autocannon from 'autocannon';
+import { collectGarbage } from './gc.js';
 import { percentile } from './stats.js';
 
 export interface CannonResult {
@@ -47,6 +48,7 @@ export async function cannon(options: CannonOptions): Promise<CannonResult> {
         ]
       : undefined,
   } as autocannon.Options;
+  collectGarbage();
   // Timed here: with `amount`, autocannon's own duration ends on its 1 s sampling tick.
   const t0 = performance.now();
   let last = t0;
