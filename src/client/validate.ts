@@ -32,6 +32,9 @@ const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(?:\.[^\s@.]+)+$/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it rejects
 const CONTROL = /[\x00-\x1f\x7f]/;
+// Unicode controls and invisible format characters (RTL override, zero-width space and joiner):
+// an address that displays as another one must not get a link.
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 // Visual separators people type; anything else (parentheses, dots, letters) is rejected.
 const SEPARATORS = /[\s-]/g;
 const MOBILE_DIGITS = /^\d{8,15}$/;
@@ -52,7 +55,7 @@ export function checkSendMagicLinkInput(input: SendMagicLinkInput): CheckedSendM
   if (email === undefined && mobileNumber === undefined) {
     throw invalid(endpoint, 'email|mobileNumber', 'missing: give an email, a mobileNumber, or both');
   }
-  if (email !== undefined && (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || CONTROL.test(email) || !EMAIL.test(email))) {
+  if (email !== undefined && (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || INVISIBLE.test(email) || !EMAIL.test(email))) {
     throw invalid(endpoint, 'email', 'is not a valid e-mail address');
   }
   let digits: string | undefined;
