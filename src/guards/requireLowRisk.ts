@@ -93,55 +93,70 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   const policy = validateRiskPolicy(opts.policy);
   const staleAction = opts.staleAction ?? 'challenge';
 
-  return createGuard(GUARD, opts, async (req, res, next, record) => {
-    const now = Date.now();
-    const verdict = await judge(req, record, now);
+  /** True when the signals are older than `maxAgeMs` (or were never read). */
+  const isStale = (record: LoginRecord, now: number): boolean =>
+    opts.maxAgeMs !== undefined && (!record.risk || now - record.risk.at > opts.maxAgeMs);
+
+  /** Judges the stored signals; stale ones that were not refreshed also ask for `staleAction`. */
+  const judge = (record: LoginRecord, now: number, stale: boolean, refreshed: boolean): GuardVerdict => {
+    // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
+    const verdict = assessRisk(record.risk?.signals ?? undefined, policy, { now }) as GuardVerdict;
+    verdict.signalsAt = record.risk?.at ?? null;
+    verdict.stale = stale;
+    verdict.refreshed = refreshed;
+    if (stale && staleAction !== 'allow') {
+      verdict.reasons.push({ signal: 'missing', action: staleAction, detail: 'stale' });
+      verdict.action = strictestAction(verdict.action, staleAction);
+    }
+    return verdict;
+  };
+
+  /** Reads the signals again through secure-info; false when that fails (they stay stale). */
+  const refetch = async (record: LoginRecord, token: string, now: number): Promise<boolean> => {
+    try {
+      const fresh = await opts.client!.getSecureInfo(token);
+      const signals = compactSignals(fresh.secure_info);
+      record.risk = { signals, action: assessRisk(signals, policy, { now }).action, at: now };
+      return true;
+    } catch {
+      // A failed refetch leaves the signals stale: staleAction decides, never "allow" by default.
+      return false;
+    }
+  };
+
+  const respond = (req: HttpRequest, res: ServerResponse, next: NextFunction, record: LoginRecord, verdict: GuardVerdict, now: number): void => {
     (req as HttpRequest & { risk?: GuardVerdict }).risk = verdict;
-    opts.audit?.({
-      guard: GUARD,
-      userId: record.id,
-      route: `${req.method ?? 'GET'} ${routeOf(req)}`,
-      action: verdict.action,
-      reasons: verdict.reasons,
-      stale: verdict.stale,
-      refreshed: verdict.refreshed,
-      observeOnly: opts.observeOnly === true,
-      at: now,
-    });
+    if (opts.audit) {
+      opts.audit({
+        guard: GUARD,
+        userId: record.id,
+        route: `${req.method ?? 'GET'} ${routeOf(req)}`,
+        action: verdict.action,
+        reasons: verdict.reasons,
+        stale: verdict.stale,
+        refreshed: verdict.refreshed,
+        observeOnly: opts.observeOnly === true,
+        at: now,
+      });
+    }
     if (opts.observeOnly || verdict.action === 'allow') return next();
     if (verdict.action === 'challenge') {
       return opts.onChallenge ? opts.onChallenge(req, res, next, verdict) : refuse(req, res, 'RISK_CHALLENGE', opts.loginURL);
     }
     return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginURL);
-  });
+  };
 
-  async function judge(req: HttpRequest, record: LoginRecord, now: number): Promise<GuardVerdict> {
-    // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
-    let signals: unknown = record.risk?.signals ?? undefined;
-    let signalsAt = record.risk?.at ?? null;
-    let refreshed = false;
-    let stale = opts.maxAgeMs !== undefined && (signalsAt === null || now - signalsAt > opts.maxAgeMs);
-
+  // Synchronous unless a refetch is due: a guard runs on every request of the route.
+  return createGuard(GUARD, opts, (req, res, next, record) => {
+    const now = Date.now();
+    const stale = isStale(record, now);
     if (stale && record.risk && opts.client && record.token) {
-      try {
-        const fresh = await opts.client.getSecureInfo(record.token);
-        signals = fresh.secure_info;
-        signalsAt = now;
-        refreshed = true;
-        stale = false;
-        const compact = compactSignals(fresh.secure_info);
-        record.risk = { signals: compact, action: assessRisk(compact, policy, { now }).action, at: now };
-      } catch {
-        // A failed refetch leaves the signals stale: staleAction decides, never "allow" by default.
-      }
+      return refetch(record, record.token, now).then((refreshed) =>
+        respond(req, res, next, record, judge(record, now, !refreshed, refreshed), now),
+      );
     }
-
-    const verdict = assessRisk(signals, policy, { now });
-    if (!stale) return { ...verdict, signalsAt, stale, refreshed };
-    const reasons: RiskReason[] = [...verdict.reasons];
-    if (staleAction !== 'allow') reasons.push({ signal: 'missing', action: staleAction, detail: 'stale' });
-    return { ...verdict, action: strictestAction(verdict.action, staleAction), reasons, signalsAt, stale, refreshed };
-  }
+    respond(req, res, next, record, judge(record, now, stale, false), now);
+  });
 }
 
 function checkOptions(options: RequireLowRiskOptions | undefined): RequireLowRiskOptions {

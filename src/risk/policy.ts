@@ -134,6 +134,9 @@ const THRESHOLD_RANGES: Readonly<Record<string, readonly [number, number]>> = {
  */
 export function validateRiskPolicy(policy?: RiskPolicy | null): ResolvedRiskPolicy {
   if (policy === undefined || policy === null) return DEFAULT_RISK_POLICY;
+  // A guard resolves its policy once and hands it to assessRisk on every request: a policy
+  // this function made (frozen, so unchanged since) is returned as it is, not checked again.
+  if (RESOLVED.has(policy)) return policy as ResolvedRiskPolicy;
   if (typeof policy !== 'object' || Array.isArray(policy)) {
     throw new TypeError(`The risk policy must be an object such as { vpn: 'block' }, got ${describe(policy)}.`);
   }
@@ -161,8 +164,13 @@ export function validateRiskPolicy(policy?: RiskPolicy | null): ResolvedRiskPoli
       );
     }
   }
-  return Object.freeze(resolved) as ResolvedRiskPolicy;
+  const frozen = Object.freeze(resolved) as ResolvedRiskPolicy;
+  RESOLVED.add(frozen);
+  return frozen;
 }
+
+/** Policies `validateRiskPolicy` returned: complete and frozen. */
+const RESOLVED = new WeakSet<object>([DEFAULT_RISK_POLICY]);
 
 function checkSignalNames(value: unknown, option: string): readonly SignalName[] {
   if (!Array.isArray(value)) throw new TypeError(`The ${option} must be an array of signal names, got ${describe(value)}.`);
