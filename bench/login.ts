@@ -62,11 +62,13 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
   const apps = {
     ours: await startApp({ mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
     bare: await startApp({ mode: 'bare', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
+    bound: await startApp({ mode: 'bare-bound', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
   };
-  const samples: Array<{ runner: 'ours' | 'bare'; round: number; result: CannonResult; cpuMicrosPerCallback: number }> = [];
+  type Runner = keyof typeof apps;
+  const samples: Array<{ runner: Runner; round: number; result: CannonResult; cpuMicrosPerCallback: number }> = [];
   try {
     log(`login: ${logins} callbacks x ${rounds} rounds, ${connections} connections`);
-    const sample = async (runner: 'ours' | 'bare', count: number) => {
+    const sample = async (runner: Runner, count: number) => {
       // Sent through the real app's send route: the pending cookie is valid for both apps (same keys).
       const prepared = await prepareLogins(apps.ours.ready.url, emulator, count + connections, agent);
       const cpu = await appCpuMicros(apps[runner]);
@@ -76,21 +78,24 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
     };
     await sample('ours', warmup);
     await sample('bare', warmup);
+    await sample('bound', warmup);
     for (let round = 1; round <= rounds; round++) {
-      for (const runner of round % 2 === 1 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const)) {
+      for (const runner of round % 2 === 1 ? (['ours', 'bare', 'bound'] as const) : (['bound', 'bare', 'ours'] as const)) {
         samples.push({ runner, round, ...(await sample(runner, logins)) });
       }
     }
   } finally {
     await apps.ours.close();
     await apps.bare.close();
+    await apps.bound.close();
     await emulator.close();
   }
-  const of = (runner: 'ours' | 'bare') => samples.filter((s) => s.runner === runner).map((s) => s.result);
-  const cpuOf = (runner: 'ours' | 'bare') => median(samples.filter((s) => s.runner === runner).map((s) => s.cpuMicrosPerCallback));
-  const pick = (runner: 'ours' | 'bare', round: number) => samples.find((s) => s.runner === runner && s.round === round)?.result.requestsPerSecond ?? Number.NaN;
+  const of = (runner: Runner) => samples.filter((s) => s.runner === runner).map((s) => s.result);
+  const cpuOf = (runner: Runner) => median(samples.filter((s) => s.runner === runner).map((s) => s.cpuMicrosPerCallback));
+  const pick = (runner: Runner, round: number) => samples.find((s) => s.runner === runner && s.round === round)?.result.requestsPerSecond ?? Number.NaN;
   const perRound = Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick('bare', i + 1));
-  const latency = (runner: 'ours' | 'bare') => ({
+  const perRoundBound = Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick('bound', i + 1));
+  const latency = (runner: Runner) => ({
     p50Ms: median(of(runner).map((r) => r.latencyMs.p50)),
     p99Ms: median(of(runner).map((r) => r.latencyMs.p99)),
   });
@@ -117,6 +122,26 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
   loginRow.ratio = median(perRound);
   loginRow.met = loginRow.ratio >= 0.85;
   rows.push(loginRow);
+
+  // The same comparison against a bare handler that also makes the browser binding check: the
+  // bare handler above never reads the signed session cookie, which binding needs (~100 µs here).
+  const boundRow = row({
+    id: 'login.callback.bound',
+    title: 'full login callback, same binding',
+    unit: 'callbacks/s',
+    ours: median(of('ours').map((r) => r.requestsPerSecond)),
+    baselineName: 'bare handler + the same binding check',
+    baseline: median(of('bound').map((r) => r.requestsPerSecond)),
+    target: { on: 'ratio', op: '>=', value: 0.85 },
+    details: {
+      perRoundRatios: perRoundBound,
+      bound: { ...latency('bound'), appCpuMicrosPerCallback: cpuOf('bound'), perRound: of('bound').map((r) => r.requestsPerSecond) },
+      cpuCostRatio: cpuOf('bound') / cpuOf('ours'),
+    },
+  });
+  boundRow.ratio = median(perRoundBound);
+  boundRow.met = boundRow.ratio >= 0.85;
+  rows.push(boundRow);
 
   // ---------------------------------------------------------------- enrichment latency
   const slow = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true, baseDelayMs: options.delayMs } });

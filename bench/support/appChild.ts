@@ -8,6 +8,7 @@ import express from 'express';
 import cookieSession from 'cookie-session';
 import { Agent, request } from 'undici';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Emulator } from '../../src/emulator/index.js';
 import { requireLowRisk, type Enrichment } from '../../src/index.js';
@@ -15,7 +16,8 @@ import { CLIENT, startHarness } from '../../test/helpers/harness.js';
 import { argsOf, heapAfterGc, serveCommands } from './child.js';
 
 export interface AppChildArgs {
-  mode: 'strategy' | 'bare';
+  /** 'bare-bound': the bare handler plus the same browser binding check the strategy makes. */
+  mode: 'strategy' | 'bare' | 'bare-bound';
   authUrl: string;
   userAuthUrl: string;
   enrich?: Enrichment[];
@@ -51,6 +53,11 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
   const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const enrich = new Set(args.enrich ?? []);
+  const bound = args.mode === 'bare-bound';
+  const pendingOf = (req: express.Request): Array<{ h?: unknown }> => {
+    const list = (req.session as { otplessPending?: unknown } | null)?.otplessPending;
+    return Array.isArray(list) ? list : [];
+  };
 
   const app = express();
   app.use(cookieSession({ name: 'sess', keys: ['harness-cookie-key'] }));
@@ -58,9 +65,17 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
     try {
       const code = req.query.code;
       if (typeof code !== 'string' || code === '') return void res.status(400).end();
+      // Binding (login CSRF): a secure hand-written handler must read the signed session too.
+      const pending = bound ? pendingOf(req) : [];
+      if (bound && pending.length === 0) return void res.status(403).end();
       const verified = (await post(`${args.authUrl}/auth/v1/verify/code`, { code })) as {
+        requestId: string;
         userDetails: { token: string; identities: Array<{ identityType: string; identityValue: string }> };
       };
+      if (bound) {
+        const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
+        if (!pending.some((p) => Array.isArray(p.h) && p.h.includes(hash))) return void res.status(403).end();
+      }
       const { token, identities } = verified.userDetails;
       await Promise.all([
         enrich.has('validateToken') ? post(`${args.userAuthUrl}/auth/v1/validate/token`, { token }) : undefined,
