@@ -11,13 +11,13 @@ import {
   tokenValidationResult,
   userInfo,
 } from '../../src/client/shapes/index.js';
+import { getAt, kind, paths, setAt } from '../helpers/jsonPaths.js';
+import type { Json, Path } from '../helpers/jsonPaths.js';
 import { copy, secureInfoOk, sendMagicLinkOk, sessionDetailsOk, userInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
 
 /** Runs per property; a later issue raises it (FUZZ_RUNS=100000). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
 
-type Json = unknown;
-type Path = (string | number)[];
 
 interface Operation {
   name: string;
@@ -39,33 +39,6 @@ const OPERATIONS: Operation[] = [
   { name: 'secureInfo', shape: secureInfoResult, valid: secureInfoOk, critical: (v) => typeof v.secure_info === 'object' && v.secure_info !== null && !Array.isArray(v.secure_info) },
   { name: 'sessionDetails', shape: sessionDetails, valid: sessionDetailsOk, critical: (v) => isStr(v.userId) && isStr(v.sessionToken) && identitiesOk(v.identities) && (v.startedAt === undefined || typeof v.startedAt === 'number') },
 ];
-
-/** Every path inside a JSON value (objects and arrays), the root excluded. */
-function paths(value: Json, prefix: Path = []): Path[] {
-  if (typeof value !== 'object' || value === null) return [];
-  const entries: [string | number, Json][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  return entries.flatMap(([k, v]) => [[...prefix, k], ...paths(v, [...prefix, k])]);
-}
-
-function kind(v: Json): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
-
-function setAt(root: Json, path: Path, value: Json | undefined): Json {
-  const copyRoot = copy(root);
-  let o = copyRoot as Record<string | number, Json>;
-  for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, Json>;
-  const last = path.at(-1) as string | number;
-  if (value === undefined) {
-    if (Array.isArray(o)) o.splice(Number(last), 1);
-    else delete o[last];
-  } else o[last] = value;
-  return copyRoot;
-}
-
-function getAt(root: Json, path: Path): Json {
-  return path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], root);
-}
 
 /** Decodes; returns the value, or 'BAD' for BAD_RESPONSE. Anything else thrown fails the test. */
 function outcome(op: Operation, text: string): Json | 'BAD' {

@@ -28,6 +28,8 @@ import {
 import { assessRisk, ENDPOINTS, isOtplessError, OtplessClient, OtplessResponseError, RISK_ACTIONS, type EndpointName } from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { CLIENT } from '../helpers/harness.js';
+import { getAt, paths, setAt } from '../helpers/jsonPaths.js';
+import type { Json, Path } from '../helpers/jsonPaths.js';
 import { validCall } from './support/service.js';
 import { SuiteWatch } from './support/watch.js';
 
@@ -40,8 +42,6 @@ const SOCKET_RUNS = Math.max(100, Math.round(DECODE_RUNS / 17));
 const ERROR_BODY_RUNS = 2_000;
 const MAX_BYTES = 64 * 1024;
 
-type Json = unknown;
-type Path = (string | number)[];
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const identitiesOk = (ids: unknown) =>
@@ -93,25 +93,6 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------- body generators
 
-function paths(value: Json, prefix: Path = []): Path[] {
-  if (typeof value !== 'object' || value === null) return [];
-  const entries: [string | number, Json][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  return entries.flatMap(([k, v]) => [[...prefix, k], ...paths(v, [...prefix, k])]);
-}
-
-function setAt(root: Json, path: Path, value: Json | undefined): Json {
-  const out = structuredClone(root);
-  if (path.length === 0) return value;
-  let o = out as Record<string | number, Json>;
-  for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, Json>;
-  const last = path.at(-1) as string | number;
-  if (value === undefined) {
-    if (Array.isArray(o)) o.splice(Number(last), 1);
-    else delete o[last];
-  } else o[last] = value;
-  return out;
-}
-
 const RAW = '\u0000RAW\u0000';
 /** JSON tokens JSON.stringify cannot produce: overflow, negative zero, lone surrogates, NUL. */
 const rawToken = fc.constantFrom('1e999', '-1e999', '-0', '1E400', '"\\ud800"', '"\\u0000"', '123456789012345678901234567890', '"\\u202e"');
@@ -145,7 +126,7 @@ function mutate(valid: Json, edits: Edit[]): string {
     const path = all[e.pick % all.length] as Path;
     if (e.kind === 'delete' && path.length > 0) value = setAt(value, path, undefined);
     else if (e.kind === 'replace') value = setAt(value, path, e.value);
-    else if (e.kind === 'add' && isObj(path.reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], value))) value = setAt(value, [...path, `x_${e.key}`], e.value);
+    else if (e.kind === 'add' && isObj(getAt(value, path))) value = setAt(value, [...path, `x_${e.key}`], e.value);
     else if (e.kind === 'raw' && raw === undefined) {
       raw = e.token;
       value = setAt(value, path, RAW);
