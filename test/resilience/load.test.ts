@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
+import { CookieJar } from '../helpers/cookieJar.js';
 import { CLIENT, startHarness, type Harness } from '../helpers/harness.js';
 import { startEmulatorProcess } from './support/emulatorProcess.js';
 import { SuiteWatch } from './support/watch.js';
@@ -17,23 +18,6 @@ afterAll(() => watch.uninstall());
 
 const LOGINS = 5_000;
 const CONCURRENCY = 100;
-
-/** A browser's cookies: name=value pairs from Set-Cookie, sent back on every request. */
-class CookieJar {
-  readonly #cookies = new Map<string, string>();
-
-  take(setCookie: string | string[] | undefined): void {
-    for (const line of [setCookie ?? []].flat()) {
-      const pair = line.split(';', 1)[0] ?? '';
-      const eq = pair.indexOf('=');
-      if (eq > 0) this.#cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  }
-
-  header(): string {
-    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
 
 function activeSockets(): Record<string, number> {
   const counts: Record<string, number> = {};
