@@ -68,7 +68,9 @@ export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | u
   const { verification, tokenValidation, secureInfo, userInfo } = answers;
   const identities = mergeIdentities([
     ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
-    ...(verification?.userDetails.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedTimestamp)),
+    // A successful code verification is itself the proof: an identity it reports without a
+    // `verified` member was verified by it.
+    ...(verification?.userDetails.identities ?? []).map((i) => normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp)),
   ]);
 
   const emails = contactList(

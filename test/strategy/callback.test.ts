@@ -93,7 +93,10 @@ describe('service failures', () => {
     });
     const res = await browser.get('/auth/callback?code=any-code');
     expect(res.status).toBe(302);
-    expect((await browser.get('/me')).body.user).toEqual({ id: 'minimal@example.com', email: 'minimal@example.com' });
+    const me = await browser.get('/me');
+    expect(me.body.user).toEqual({ id: 'minimal@example.com', email: 'minimal@example.com' });
+    // The verification itself proves the identity, so requireIdentity('EMAIL') will let it through.
+    expect(me.body.record.verified).toEqual(['EMAIL']);
   });
 
   it('answers 504 when the service is slower than the timeout, and does not hang', async () => {
