@@ -25,7 +25,9 @@ try {
     apps.push(created);
   }
 } catch (err) {
-  console.error(`Could not start: ${err.message} (is Redis running at ${redisUrl}? Set REDIS_URL)`);
+  // Only the host: a Redis URL may carry a password, which has no place in a log line.
+  const where = URL.canParse(redisUrl) ? new URL(redisUrl).host : 'REDIS_URL';
+  console.error(`Could not start: ${err.message} (is Redis running at ${where}? Set REDIS_URL)`);
   process.exit(1);
 }
 
