@@ -100,7 +100,9 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   /** Judges the stored signals; stale ones that were not refreshed also ask for `staleAction`. */
   const judge = (record: LoginRecord, now: number, stale: boolean, refreshed: boolean): GuardVerdict => {
     // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
-    const verdict = assessRisk(record.risk?.signals ?? undefined, policy, { now }) as GuardVerdict;
+    // Judged as of when they were read (a factory reset "6 days before" stays 6 days before);
+    // how old they may be is maxAgeMs's business.
+    const verdict = assessRisk(record.risk?.signals ?? undefined, policy, { now: record.risk?.at ?? now }) as GuardVerdict;
     verdict.signalsAt = record.risk?.at ?? null;
     verdict.stale = stale;
     verdict.refreshed = refreshed;

@@ -111,7 +111,8 @@ export class MagicLinkStrategy {
       rest.delete('validateToken');
       enrichments = { ...(await enrichLogin(this.client, token, rest)), tokenValidation: validated };
     } else {
-      if (this.settings.confirm && req.method === 'GET') {
+      // Only the person's POST spends the code: GET and HEAD (scanners send both) see the page.
+      if (this.settings.confirm && req.method !== 'POST') {
         if (!req.res) throw new OtplessSetupError('MISSING_RESPONSE', 'confirm mode needs the response object on req.res (use Express or Connect)');
         return sendConfirmPage(req.res, input.code);
       }

@@ -1,7 +1,12 @@
 import { OtplessError } from '../client/index.js';
 
 /** Why a route of ours could not do its work. */
-export type RequestFailureReason = 'INVALID_INPUT' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'SERVICE_ERROR';
+export type RequestFailureReason =
+  | 'INVALID_INPUT'
+  | 'CROSS_SITE'
+  | 'SERVICE_TIMEOUT'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SERVICE_ERROR';
 
 /**
  * A route of ours (`send()`, or the callback when the service fails) could not do its work.

@@ -21,6 +21,18 @@ export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean
   }
 }
 
+/**
+ * True when a POST may come from another site. A browser names its origin on every POST
+ * (`Origin`, and `Sec-Fetch-Site` where supported), so such a request must be same-origin. One
+ * with neither is not a browser form: it is let through only with a JSON body, which a page on
+ * another site cannot send without a CORS preflight.
+ */
+export function mayBeCrossSite(req: HttpRequest, callbackURL: string): boolean {
+  if (isSameOriginPost(req, callbackURL)) return false;
+  if (header(req, 'origin') !== undefined || header(req, 'sec-fetch-site') !== undefined) return true;
+  return !/^application\/json\b/i.test(header(req, 'content-type') ?? '');
+}
+
 function header(req: HttpRequest, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;

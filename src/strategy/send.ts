@@ -5,12 +5,16 @@ import type { HttpRequest, NextFunction } from './http.js';
 import { redirectSeeOther, sendJson, sessionOf, wantsJson } from './http.js';
 import type { ResolvedStrategyOptions } from './options.js';
 import { rememberPending } from './pending.js';
+import { mayBeCrossSite } from './sameOrigin.js';
 import { isSafeLocalPath } from './safeRedirect.js';
 import { serviceFailure, statusForServiceError } from './serviceErrors.js';
 import { OtplessRequestError } from './requestError.js';
 import { OtplessSetupError } from './setupError.js';
 
-/** Options of `strategy.send()`. */
+/**
+ * Options of `strategy.send()`. Posts from other sites are refused (403 `CROSS_SITE`): a browser
+ * must name this site in `Origin` / `Sec-Fetch-Site`, and a client that names none must send JSON.
+ */
 export interface SendOptions {
   /** Body field with the e-mail address. Default 'email'. */
   emailField?: string;
@@ -33,6 +37,7 @@ const MESSAGES = {
   email: 'Enter a valid e-mail address, such as name@example.com.',
   mobile: 'Enter a mobile number with its country code, such as +14155550123.',
   service: 'The sign-in link could not be sent right now. Please try again in a moment.',
+  crossSite: 'This sign-in request did not come from this site.',
 };
 
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
@@ -53,20 +58,29 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     if (options.onError) return options.onError(err, req, res, next);
     if (wantsJson(req)) return sendJson(res, err.status, err);
     if (options.failureRedirect) {
-      const query = new URLSearchParams({ error: err.reason, ...(err.field ? { field: err.field } : {}) });
-      return redirectSeeOther(res, `${options.failureRedirect}?${query}`);
+      const target = new URL(options.failureRedirect, 'http://same-site.invalid');
+      target.searchParams.set('error', err.reason);
+      if (err.field) target.searchParams.set('field', err.field);
+      return redirectSeeOther(res, `${target.pathname}${target.search}`);
     }
     next(err);
   };
 
   return function sendMagicLink(req, res, next) {
-    run(req, res).catch((err: unknown) => {
-      if (err instanceof OtplessRequestError) respondError(err, req, res, next);
-      else next(err);
-    });
+    run(req, res)
+      .catch((err: unknown) => {
+        if (err instanceof OtplessRequestError) respondError(err, req, res, next);
+        else next(err);
+      })
+      // An onError (or render) that throws goes to the app's error handler, never unhandled.
+      .catch(next);
   };
 
   async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
+    // Login CSRF: a page elsewhere must not plant its own pending request in this session.
+    if (mayBeCrossSite(req, settings.callbackURL)) {
+      throw new OtplessRequestError(403, 'CROSS_SITE', MESSAGES.crossSite);
+    }
     const body = readBody(req);
     const session = sessionOf(req);
     if (!settings.crossDevice && !session) throw OtplessSetupError.missingSession();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { requireIdentity, requireLowRisk } from '../../src/index.js';
+import { compactSignals, requireIdentity, requireLowRisk } from '../../src/index.js';
 import type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent } from '../../src/index.js';
 import { CLIENT, loginVia } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
@@ -192,6 +192,38 @@ describe('stale signals', () => {
     const browser = h.browser();
     await loginVia(h, browser, { email: 'within@example.com' }, 'clean');
     expect((await browser.get('/guarded').set('accept', 'application/json')).status).toBe(200);
+  });
+});
+
+describe('judging stored signals as of when they were read', () => {
+  it('a factory reset 6 days before the signals were read stays recent, however long ago that was', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const readAt = Date.now() - 3 * day;
+    const signals = compactSignals({
+      bot: { result: 'notDetected' },
+      vpn: { result: false },
+      tampering: { result: false, anomalyScore: 0 },
+      factoryReset: { timestamp: Math.floor((readAt - 6 * day) / 1000) },
+    });
+    const h = await guardedApp({}, {
+      routes: (app) => {
+        // A session as a magic-link login three days ago left it (built by hand to set the time).
+        app.get('/plant', (req, res, next) =>
+          req.logIn({ id: 'reset@example.com' }, (err) => {
+            if (err) return next(err);
+            (req.session as unknown as Record<string, unknown>).otpless = {
+              v: 1, id: 'reset@example.com', verified: ['EMAIL'], risk: { signals, action: 'challenge', at: readAt },
+            };
+            res.json({ ok: true });
+          }),
+        );
+      },
+    });
+    const browser = h.browser();
+    expect((await browser.get('/plant')).status).toBe(200);
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    expect(res.status).toBe(403);
+    expect(h.events.at(-1)?.reasons).toContainEqual(expect.objectContaining({ signal: 'factoryReset', action: 'challenge' }));
   });
 });
 

@@ -104,7 +104,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     emulator,
     strategy,
     passport: passport as unknown as passportPkg.PassportStatic,
-    browser: () => supertest.agent(server),
+    // A browser names its origin on every POST, as real ones do.
+    browser: () => supertest.agent(server).set('origin', baseUrl),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

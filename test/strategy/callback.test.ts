@@ -1,3 +1,4 @@
+import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { assessRisk } from '../../src/index.js';
 import type { MagicLinkProfile } from '../../src/index.js';
@@ -309,7 +310,8 @@ describe('frontend SDK token (POST token)', () => {
   ])('refuses %s with 403', async (_name, headers) => {
     const h = await harness();
     const token = h.emulator.issueToken({ email: 'csrf@example.com' });
-    const res = await h.browser().post('/auth/callback').set(headers).type('form').send({ token });
+    // A plain client: no default Origin, only the headers of the case.
+    const res = await supertest(h.server).post('/auth/callback').set(headers).type('form').send({ token });
     expect(res.status).toBe(403);
   });
 

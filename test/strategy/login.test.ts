@@ -176,6 +176,19 @@ describe('link scanners (confirm: true)', () => {
     expect((await browser.get('/me')).body.user.id).toBe('scan@example.com');
   });
 
+  it('a HEAD request (scanners send them) spends nothing either', async () => {
+    const h = await harness({ strategy: { confirm: true, crossDevice: true } });
+    const browser = h.browser();
+    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'head@example.com' });
+    const callback = await clickLink(lastLinkTo(h.emulator, 'head@example.com'));
+    const scanner = h.browser();
+    expect((await scanner.head(callback)).status).toBe(200);
+    expect((await scanner.get('/me')).status).toBe(401);
+    const code = new URLSearchParams(callback.split('?')[1]).get('code') ?? '';
+    expect((await browser.post('/auth/callback').type('form').send({ code })).status).toBe(302);
+    expect((await browser.get('/me')).body.user.id).toBe('head@example.com');
+  });
+
   it('the confirm page escapes what it is given', async () => {
     const h = await harness({ strategy: { confirm: true } });
     const res = await h.browser().get('/auth/callback?code=%22%3E%3Cscript%3Ealert(1)%3C/script%3E');

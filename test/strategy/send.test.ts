@@ -3,7 +3,7 @@ import passportPkg from 'passport';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { MagicLinkStrategy } from '../../src/index.js';
-import { CLIENT } from '../helpers/harness.js';
+import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 const { harness, emulator: sharedEmulator } = useSharedEmulator();
@@ -129,6 +129,45 @@ describe('send()', () => {
   });
 });
 
+describe('send() and login CSRF', () => {
+  it.each([
+    ['a form from another site (Origin)', { origin: 'https://evil.example' }, 'form'],
+    ['a form with Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 'form'],
+    ['a form with Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }, 'form'],
+    ['a form with no Origin at all', {}, 'form'],
+    ['JSON from another site (Origin)', { origin: 'https://evil.example' }, 'json'],
+  ] as const)('refuses %s with 403 CROSS_SITE, sending nothing and writing no session', async (_name, headers, type) => {
+    const h = await harness();
+    const before = h.emulator.outbox().length;
+    const res = await supertest(h.server).post('/auth/magic-link').set('accept', 'application/json').set(headers).type(type).send({ email: 'planted@example.com' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('CROSS_SITE');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(h.emulator.outbox().length).toBe(before);
+  });
+
+  it('accepts JSON with no Origin (an API client; a page elsewhere cannot send JSON without a preflight)', async () => {
+    const h = await harness();
+    const res = await supertest(h.server).post('/auth/magic-link').set('accept', 'application/json').send({ email: 'api@example.com' });
+    expect(res.status).toBe(200);
+  });
+
+  it('stops the attack: a page elsewhere cannot make the victim’s browser ask for the attacker’s link', async () => {
+    const h = await harness();
+    const victim = h.browser();
+    // The attacker's page auto-submits a form in the victim's browser: the browser names the attacker's origin.
+    const forged = await victim.post('/auth/magic-link').set('origin', 'https://evil.example').type('form').send({ email: 'attacker@evil.example' });
+    expect(forged.status).toBe(403);
+    // The attacker asks for a link in their own browser and opens it there to read the code...
+    const attacker = h.browser();
+    await attacker.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'attacker@evil.example' });
+    const callback = await clickLink(lastLinkTo(h.emulator, 'attacker@evil.example'));
+    // ...then sends the victim to the callback: no pending link in the victim's session, refused.
+    expect((await victim.get(callback)).status).toBe(403);
+    expect((await victim.get('/me')).status).toBe(401);
+  });
+});
+
 describe('send() misuse', () => {
   async function bareApp(setup: (app: express.Express, strategy: MagicLinkStrategy) => void) {
     const strategy = new MagicLinkStrategy(
@@ -148,7 +187,7 @@ describe('send() misuse', () => {
       app.use(express.json());
       app.post('/send', strategy.send());
     });
-    const res = await supertest(app).post('/send').type('form').send({ email: 'x@example.com' });
+    const res = await supertest(app).post('/send').set('sec-fetch-site', 'same-origin').type('form').send({ email: 'x@example.com' });
     expect(res.status).toBe(500);
     expect(res.body.reason).toBe('MISSING_BODY_PARSER');
     expect(res.body.message).toContain('express.urlencoded');

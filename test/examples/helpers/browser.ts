@@ -65,7 +65,14 @@ export class Browser {
       method,
       body,
       redirect: 'manual',
-      headers: { 'user-agent': this.userAgent, accept: 'text/html', ...(cookie ? { cookie } : {}), ...headers },
+      headers: {
+        'user-agent': this.userAgent,
+        accept: 'text/html',
+        // Browsers name the page's origin on every POST (the page was served by the app itself).
+        ...(method === 'POST' ? { origin: target.origin } : {}),
+        ...(cookie ? { cookie } : {}),
+        ...headers,
+      },
     });
     this.store(target.hostname, res.headers.getSetCookie());
     const text = await res.text();
