@@ -79,6 +79,29 @@ describe('send()', () => {
     expect(res.headers.location).toBe('/login?error=INVALID_INPUT&field=email');
   });
 
+  it('keeps the query string of failureRedirect', async () => {
+    const h = await harness({ send: { successRedirect: '/check-inbox', failureRedirect: '/login?next=%2Faccount' } });
+    const res = await h.browser().post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: 'nope' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/login?next=%2Faccount&error=INVALID_INPUT&field=email');
+  });
+
+  it('passes an onError that throws to the error handler: an answer, not a hang', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const h = await harness({ send: { onError: () => { throw new Error('render failed'); } } });
+      const res = await h.browser().post('/auth/magic-link').set('accept', 'application/json').send({});
+      expect(res.status).toBe(500);
+      expect(res.body.error.message).toBe('render failed');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('hands failures to onError when given', async () => {
     const h = await harness({
       send: { onError: (err, _req, res) => { res.statusCode = err.status; res.end(`custom:${err.reason}`); } },
