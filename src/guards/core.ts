@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { NextFunction } from '../strategy/http.js';
-import type { HttpRequest } from '../strategy/http.js';
+import { sessionOf } from '../strategy/http.js';
+import type { HttpRequest, NextFunction } from '../strategy/http.js';
 import { readLoginRecord } from '../strategy/loginRecord.js';
 import type { LoginRecord } from '../strategy/loginRecord.js';
 import { isSafeLocalPath } from '../strategy/safeRedirect.js';
@@ -51,7 +51,7 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
     const loggedIn =
       typeof passportReq.isAuthenticated === 'function' ? passportReq.isAuthenticated() : Boolean(passportReq.user);
     if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginURL);
-    if (!req.session || typeof req.session !== 'object') return next(OtplessSetupError.missingSession());
+    if (!sessionOf(req)) return next(OtplessSetupError.missingSession());
     const record = readLoginRecord(req);
     if (!record) {
       return next(

@@ -1,6 +1,7 @@
 import type { IdentityType } from '../wire/types.js';
 import type { CompactSignals } from '../risk/compact.js';
 import type { RiskAction } from '../risk/policy.js';
+import { sessionOf } from './http.js';
 
 /**
  * What a magic-link login leaves in the session, beside Passport's own `passport.user`.
@@ -40,8 +41,7 @@ export const LOGIN_RECORD_KEY = 'otpless';
 
 /** Reads the login record from the request's session, or `undefined` when there is none. */
 export function readLoginRecord(req: { session?: unknown }): LoginRecord | undefined {
-  const session = req.session as Record<string, unknown> | null | undefined;
-  const record = session && typeof session === 'object' ? session[LOGIN_RECORD_KEY] : undefined;
+  const record = sessionOf(req)?.[LOGIN_RECORD_KEY];
   if (!record || typeof record !== 'object') return undefined;
   const candidate = record as Partial<LoginRecord>;
   if (candidate.v !== 1 || typeof candidate.id !== 'string' || !Array.isArray(candidate.verified)) {
