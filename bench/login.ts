@@ -93,27 +93,31 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
   const of = (runner: Runner) => samples.filter((s) => s.runner === runner).map((s) => s.result);
   const cpuOf = (runner: Runner) => median(samples.filter((s) => s.runner === runner).map((s) => s.cpuMicrosPerCallback));
   const pick = (runner: Runner, round: number) => samples.find((s) => s.runner === runner && s.round === round)?.result.requestsPerSecond ?? Number.NaN;
-  const perRound = Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick('bare', i + 1));
-  const perRoundBound = Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick('bound', i + 1));
-  const latency = (runner: Runner) => ({
+  const ratiosAgainst = (baseline: Runner) => Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick(baseline, i + 1));
+  const throughput = (runner: Runner) => median(of(runner).map((r) => r.requestsPerSecond));
+  const summary = (runner: Runner) => ({
     p50Ms: median(of(runner).map((r) => r.latencyMs.p50)),
     p99Ms: median(of(runner).map((r) => r.latencyMs.p99)),
+    appCpuMicrosPerCallback: cpuOf(runner),
+    perRound: of(runner).map((r) => r.requestsPerSecond),
   });
+  const perRound = ratiosAgainst('bare');
+  const perRoundBound = ratiosAgainst('bound');
   const loginRow = row({
     id: 'login.callback',
     title: 'full login callback',
     unit: 'callbacks/s',
-    ours: median(of('ours').map((r) => r.requestsPerSecond)),
+    ours: throughput('ours'),
     baselineName: 'bare Express + cookie-session + undici',
-    baseline: median(of('bare').map((r) => r.requestsPerSecond)),
+    baseline: throughput('bare'),
     target: { on: 'ratio', op: '>=', value: 0.85 },
     details: {
       connections,
       callbacksPerSample: logins,
       rounds,
       perRoundRatios: perRound,
-      ours: { ...latency('ours'), appCpuMicrosPerCallback: cpuOf('ours'), perRound: of('ours').map((r) => r.requestsPerSecond) },
-      bare: { ...latency('bare'), appCpuMicrosPerCallback: cpuOf('bare'), perRound: of('bare').map((r) => r.requestsPerSecond) },
+      ours: summary('ours'),
+      bare: summary('bare'),
       // App CPU per callback, bare / ours: the cost of our stack, which a busy neighbour cannot skew.
       cpuCostRatio: cpuOf('bare') / cpuOf('ours'),
       choice: 'binding kept (crossDevice false): each request carries its own pending-session cookie and code, prepared through the send route and a real click',
@@ -129,18 +133,14 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
     id: 'login.callback.bound',
     title: 'full login callback, same binding',
     unit: 'callbacks/s',
-    ours: median(of('ours').map((r) => r.requestsPerSecond)),
+    ours: throughput('ours'),
     baselineName: 'bare handler + the same binding check',
-    baseline: median(of('bound').map((r) => r.requestsPerSecond)),
-    target: { on: 'ratio', op: '>=', value: 0.85 },
-    details: {
-      perRoundRatios: perRoundBound,
-      bound: { ...latency('bound'), appCpuMicrosPerCallback: cpuOf('bound'), perRound: of('bound').map((r) => r.requestsPerSecond) },
-      cpuCostRatio: cpuOf('bound') / cpuOf('ours'),
-    },
+    baseline: throughput('bound'),
+    // The issue sets no target for this comparison: reported beside the one it does set.
+    target: null,
+    details: { perRoundRatios: perRoundBound, bound: summary('bound'), cpuCostRatio: cpuOf('bound') / cpuOf('ours') },
   });
   boundRow.ratio = median(perRoundBound);
-  boundRow.met = boundRow.ratio >= 0.85;
   rows.push(boundRow);
 
   // ---------------------------------------------------------------- enrichment latency
