@@ -44,7 +44,11 @@ interface Sample {
 type Runner = (i: number) => Promise<unknown>;
 
 /** Runs `total` calls with `concurrency` in flight; returns calls/s and client CPU µs per call. */
-async function measure(call: Runner, total: number, concurrency: number): Promise<Omit<Sample, 'call' | 'runner' | 'round'>> {
+async function measure(
+  call: Runner,
+  total: number,
+  concurrency: number,
+): Promise<Omit<Sample, 'call' | 'runner' | 'round'>> {
   collectGarbage();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
@@ -66,27 +70,40 @@ function loadSdk(authUrl: string): { verifyToken: (token: string) => Promise<unk
   const require = createRequire(import.meta.url);
   const sdkPath = require.resolve('otpless-node-js-auth-sdk');
   const fromSdk = createRequire(sdkPath);
-  const sdk = fromSdk('otpless-node-js-auth-sdk') as { UserDetail: { verifyToken(token: string, id: string, secret: string): Promise<unknown> } };
+  const sdk = fromSdk('otpless-node-js-auth-sdk') as {
+    UserDetail: { verifyToken(token: string, id: string, secret: string): Promise<unknown> };
+  };
   const axios = fromSdk('axios') as {
     interceptors: { request: { use(f: (c: { url?: string }) => unknown): number; eject(id: number): void } };
   };
   const id = axios.interceptors.request.use((config) => {
-    if (config.url?.startsWith('https://auth.otpless.app')) config.url = authUrl + config.url.slice('https://auth.otpless.app'.length);
+    if (config.url?.startsWith('https://auth.otpless.app'))
+      config.url = authUrl + config.url.slice('https://auth.otpless.app'.length);
     return config;
   });
   const { clientId, clientSecret } = EMULATOR_DEFAULT_CLIENT;
-  return { verifyToken: (token) => sdk.UserDetail.verifyToken(token, clientId, clientSecret), detach: () => axios.interceptors.request.eject(id) };
+  return {
+    verifyToken: (token) => sdk.UserDetail.verifyToken(token, clientId, clientSecret),
+    detach: () => axios.interceptors.request.eject(id),
+  };
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 let sends = 0;
 
 /** `count` fresh codes: sends with an e-mail and a mobile number (two links each), clicked. */
-async function prepareCodes(client: OtplessClient, emulator: EmulatorProcess, agent: Agent, count: number): Promise<string[]> {
+async function prepareCodes(
+  client: OtplessClient,
+  emulator: EmulatorProcess,
+  agent: Agent,
+  count: number,
+): Promise<string[]> {
   const codes: string[] = [];
   const sendsNeeded = Math.ceil(count / 2);
   const BATCH = 250;
@@ -116,11 +133,19 @@ export interface ClientBenchResult {
   samples: Sample[];
 }
 
-export async function runClientBench(options: ClientBenchOptions = CLIENT_BENCH_DEFAULTS, log: (line: string) => void = console.log): Promise<ClientBenchResult> {
+export async function runClientBench(
+  options: ClientBenchOptions = CLIENT_BENCH_DEFAULTS,
+  log: (line: string) => void = console.log,
+): Promise<ClientBenchResult> {
   const { calls, concurrency, rounds, warmup } = options;
   const emulator = await startEmulatorProcess({ emulator: { quiet: true, maxOutbox: 200_000, maxLogins: 200_000 } });
   const { clientId, clientSecret } = EMULATOR_DEFAULT_CLIENT;
-  const client = new OtplessClient({ clientId, clientSecret, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl });
+  const client = new OtplessClient({
+    clientId,
+    clientSecret,
+    authUrl: emulator.authUrl,
+    userAuthUrl: emulator.userAuthUrl,
+  });
   const agent = new Agent();
   const clickAgent = new Agent();
   const sdk = loadSdk(emulator.authUrl);
@@ -146,17 +171,24 @@ export async function runClientBench(options: ClientBenchOptions = CLIENT_BENCH_
     };
     // Sanity: all three get the same user.
     const answers = await Promise.all(Object.values(userInfoRunners).map((r) => r(0)));
-    if (new Set(answers.map((a) => (a as { email?: string }).email)).size !== 1) throw new Error('the runners disagree on the answer');
+    if (new Set(answers.map((a) => (a as { email?: string }).email)).size !== 1)
+      throw new Error('the runners disagree on the answer');
 
     log(`client: getUserInfo, ${calls} calls (SDK ${calls / 2}) x ${rounds} rounds, ${concurrency} in flight`);
-    for (const runner of Object.keys(userInfoRunners)) await measure(userInfoRunners[runner] as Runner, warmup, concurrency);
+    for (const runner of Object.keys(userInfoRunners))
+      await measure(userInfoRunners[runner] as Runner, warmup, concurrency);
     // Every order of the three in turn: each runner goes first, and follows each other one, as often.
     const orders = permutations(Object.keys(userInfoRunners));
     for (let round = 1; round <= rounds; round++) {
       const order = orders[(round - 1) % orders.length] as string[];
       for (const runner of order) {
         const total = runner === 'sdk' ? calls / 2 : calls;
-        samples.push({ call: 'getUserInfo', runner, round, ...(await measure(userInfoRunners[runner] as Runner, total, concurrency)) });
+        samples.push({
+          call: 'getUserInfo',
+          runner,
+          round,
+          ...(await measure(userInfoRunners[runner] as Runner, total, concurrency)),
+        });
       }
     }
 
@@ -173,7 +205,12 @@ export async function runClientBench(options: ClientBenchOptions = CLIENT_BENCH_
       const order = round % 2 === 1 ? ['ours', 'bare'] : ['bare', 'ours'];
       for (const runner of order) {
         const codes = await prepareCodes(client, emulator, clickAgent, calls / 2);
-        samples.push({ call: 'verifyCode', runner, round, ...(await measure(verifyRunners(codes)[runner] as Runner, codes.length, concurrency)) });
+        samples.push({
+          call: 'verifyCode',
+          runner,
+          round,
+          ...(await measure(verifyRunners(codes)[runner] as Runner, codes.length, concurrency)),
+        });
       }
     }
   } finally {
@@ -184,19 +221,39 @@ export async function runClientBench(options: ClientBenchOptions = CLIENT_BENCH_
     await emulator.close();
   }
 
-  const pick = (call: string, runner: string, round: number) => samples.find((s) => s.call === call && s.runner === runner && s.round === round)?.callsPerSecond ?? Number.NaN;
+  const pick = (call: string, runner: string, round: number) =>
+    samples.find((s) => s.call === call && s.runner === runner && s.round === round)?.callsPerSecond ?? Number.NaN;
   const of = (call: string, runner: string) => samples.filter((s) => s.call === call && s.runner === runner);
   const summary = (call: string, runner: string) => ({
     medianCallsPerSecond: median(of(call, runner).map((s) => s.callsPerSecond)),
     cpuMicrosPerCall: median(of(call, runner).map((s) => s.cpuMicrosPerCall)),
   });
   // Each round runs the runners back to back: the median of per-round ratios cancels most drift.
-  const perRound = (call: string, a: string, b: string) => Array.from({ length: rounds }, (_, i) => pick(call, a, i + 1) / pick(call, b, i + 1));
+  const perRound = (call: string, a: string, b: string) =>
+    Array.from({ length: rounds }, (_, i) => pick(call, a, i + 1) / pick(call, b, i + 1));
   const rows: BenchRow[] = [];
   const comparisons = [
-    { id: 'client.getUserInfo', call: 'getUserInfo', base: 'bare', baseName: 'bare undici.request, keep-alive Agent', target: { on: 'ratio' as const, op: '>=' as const, value: 0.9 } },
-    { id: 'client.verifyCode', call: 'verifyCode', base: 'bare', baseName: 'bare undici.request, keep-alive Agent', target: { on: 'ratio' as const, op: '>=' as const, value: 0.9 } },
-    { id: 'client.getUserInfo.vsSdk', call: 'getUserInfo', base: 'sdk', baseName: 'official SDK verifyToken (axios)', target: null },
+    {
+      id: 'client.getUserInfo',
+      call: 'getUserInfo',
+      base: 'bare',
+      baseName: 'bare undici.request, keep-alive Agent',
+      target: { on: 'ratio' as const, op: '>=' as const, value: 0.9 },
+    },
+    {
+      id: 'client.verifyCode',
+      call: 'verifyCode',
+      base: 'bare',
+      baseName: 'bare undici.request, keep-alive Agent',
+      target: { on: 'ratio' as const, op: '>=' as const, value: 0.9 },
+    },
+    {
+      id: 'client.getUserInfo.vsSdk',
+      call: 'getUserInfo',
+      base: 'sdk',
+      baseName: 'official SDK verifyToken (axios)',
+      target: null,
+    },
   ];
   for (const c of comparisons) {
     const ours = summary(c.call, 'ours');
@@ -239,14 +296,32 @@ async function main(): Promise<void> {
       warmup: { type: 'string', default: String(CLIENT_BENCH_DEFAULTS.warmup) },
     },
   });
-  const options = { calls: Number(values.calls), concurrency: Number(values.concurrency), rounds: Number(values.rounds), warmup: Number(values.warmup) };
+  const options = {
+    calls: Number(values.calls),
+    concurrency: Number(values.concurrency),
+    rounds: Number(values.rounds),
+    warmup: Number(values.warmup),
+  };
   const { rows, samples } = await runClientBench(options);
-  console.table(samples.map((s) => ({ call: s.call, round: s.round, runner: s.runner, 'calls/s': Math.round(s.callsPerSecond), 'client CPU µs/call': s.cpuMicrosPerCall.toFixed(1) })));
+  console.table(
+    samples.map((s) => ({
+      call: s.call,
+      round: s.round,
+      runner: s.runner,
+      'calls/s': Math.round(s.callsPerSecond),
+      'client CPU µs/call': s.cpuMicrosPerCall.toFixed(1),
+    })),
+  );
   for (const r of rows) {
     const ratios = (r.details.perRoundRatios as number[]).map((x) => x.toFixed(2)).join(', ');
-    console.log(`${r.title}: ours ${Math.round(r.ours)} vs ${Math.round(r.baseline)} calls/s (${r.baselineName}); ratio ${r.ratio.toFixed(3)} (median of per-round ratios ${ratios})${r.target ? `; target >= ${r.target.value}: ${r.met ? 'met' : 'NOT met'}` : ''}`);
+    console.log(
+      `${r.title}: ours ${Math.round(r.ours)} vs ${Math.round(r.baseline)} calls/s (${r.baselineName}); ratio ${r.ratio.toFixed(3)} (median of per-round ratios ${ratios})${r.target ? `; target >= ${r.target.value}: ${r.met ? 'met' : 'NOT met'}` : ''}`,
+    );
   }
-  writeFileSync(new URL('./results-client.json', import.meta.url), `${JSON.stringify({ benchmark: 'client', date: new Date().toISOString(), node: process.version, options, rows, samples }, null, 2)}\n`);
+  writeFileSync(
+    new URL('./results-client.json', import.meta.url),
+    `${JSON.stringify({ benchmark: 'client', date: new Date().toISOString(), node: process.version, options, rows, samples }, null, 2)}\n`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -78,7 +78,10 @@ async function nsPerCall(mw: Middleware, req: Request, res: Response, count: num
   return Number(process.hrtime.bigint() - t0) / count;
 }
 
-export async function runGuardBench(options: GuardBenchOptions = GUARD_BENCH_DEFAULTS, log: (line: string) => void = console.log): Promise<BenchRow[]> {
+export async function runGuardBench(
+  options: GuardBenchOptions = GUARD_BENCH_DEFAULTS,
+  log: (line: string) => void = console.log,
+): Promise<BenchRow[]> {
   // ---------------------------------------------------------------- (a) decisions
   const guard = requireLowRisk() as unknown as Middleware;
   const noop: Middleware = (_req, _res, next) => next();
@@ -87,12 +90,17 @@ export async function runGuardBench(options: GuardBenchOptions = GUARD_BENCH_DEF
   const samples = { guard: [] as number[], noop: [] as number[] };
   // Where a decision's time goes: the verdict on the stored signals, and the policy check that
   // assessRisk repeats on every call when given the guard's already resolved policy.
-  const parts = { assessRiskDefaultPolicyNs: [] as number[], assessRiskResolvedPolicyNs: [] as number[], validateResolvedPolicyNs: [] as number[] };
+  const parts = {
+    assessRiskDefaultPolicyNs: [] as number[],
+    assessRiskResolvedPolicyNs: [] as number[],
+    validateResolvedPolicyNs: [] as number[],
+  };
   try {
     // Sanity: the captured login is allowed, with the signals stored at login.
     await nsPerCall(guard, req, res, 1);
     const risk = (req as Request & { risk?: { action: string; signalsAt: number | null } }).risk;
-    if (risk?.action !== 'allow' || risk.signalsAt === null) throw new Error(`unexpected verdict ${JSON.stringify(risk)}`);
+    if (risk?.action !== 'allow' || risk.signalsAt === null)
+      throw new Error(`unexpected verdict ${JSON.stringify(risk)}`);
     log(`guard: ${options.decisions} decisions x ${options.rounds} rounds`);
     await nsPerCall(guard, req, res, options.decisions / 4);
     await nsPerCall(noop, req, res, options.decisions / 4);
@@ -103,9 +111,15 @@ export async function runGuardBench(options: GuardBenchOptions = GUARD_BENCH_DEF
     const signals = readLoginRecord(req as never)?.risk?.signals;
     const now = Date.now();
     for (let round = 0; round < options.rounds; round++) {
-      parts.assessRiskDefaultPolicyNs.push(nsPerSyncCall(() => assessRisk(signals, undefined, { now }), options.decisions / 4));
-      parts.assessRiskResolvedPolicyNs.push(nsPerSyncCall(() => assessRisk(signals, DEFAULT_RISK_POLICY, { now }), options.decisions / 4));
-      parts.validateResolvedPolicyNs.push(nsPerSyncCall(() => validateRiskPolicy(DEFAULT_RISK_POLICY), options.decisions / 4));
+      parts.assessRiskDefaultPolicyNs.push(
+        nsPerSyncCall(() => assessRisk(signals, undefined, { now }), options.decisions / 4),
+      );
+      parts.assessRiskResolvedPolicyNs.push(
+        nsPerSyncCall(() => assessRisk(signals, DEFAULT_RISK_POLICY, { now }), options.decisions / 4),
+      );
+      parts.validateResolvedPolicyNs.push(
+        nsPerSyncCall(() => validateRiskPolicy(DEFAULT_RISK_POLICY), options.decisions / 4),
+      );
     }
   } finally {
     await captured.close();
@@ -125,21 +139,34 @@ export async function runGuardBench(options: GuardBenchOptions = GUARD_BENCH_DEF
       assessRiskDefaultPolicyNs: median(parts.assessRiskDefaultPolicyNs),
       assessRiskResolvedPolicyNs: median(parts.assessRiskResolvedPolicyNs),
       validateResolvedPolicyNs: median(parts.validateResolvedPolicyNs),
-      request: 'a real Express request captured after cookie-session, sessionCompat and passport.session(), with the login record written by a real login (enrich: secureInfo)',
+      request:
+        'a real Express request captured after cookie-session, sessionCompat and passport.session(), with the login record written by a real login (enrich: secureInfo)',
     },
   });
 
   // ---------------------------------------------------------------- (b) on a route
   const emulator = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true } });
-  const app = await startApp({ mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, enrich: ['secureInfo'], guardRoutes: true });
+  const app = await startApp({
+    mode: 'strategy',
+    authUrl: emulator.authUrl,
+    userAuthUrl: emulator.userAuthUrl,
+    enrich: ['secureInfo'],
+    guardRoutes: true,
+  });
   const agent = new Agent();
-  const runs = { plain: [] as Array<CannonResult & { cpu: number }>, guarded: [] as Array<CannonResult & { cpu: number }> };
+  const runs = {
+    plain: [] as Array<CannonResult & { cpu: number }>,
+    guarded: [] as Array<CannonResult & { cpu: number }>,
+  };
   try {
     const [login] = await prepareLogins(app.ready.url, emulator, 1, agent);
     if (!login) throw new Error('no login prepared');
     const jar = new CookieJar();
     jar.take(login.cookie.split('; '));
-    const callback = await request(`${app.ready.url}${login.path}`, { dispatcher: agent, headers: { cookie: jar.header() } });
+    const callback = await request(`${app.ready.url}${login.path}`, {
+      dispatcher: agent,
+      headers: { cookie: jar.header() },
+    });
     jar.take(callback.headers['set-cookie']);
     await callback.body.dump();
     const cookie = jar.header();
@@ -149,18 +176,27 @@ export async function runGuardBench(options: GuardBenchOptions = GUARD_BENCH_DEF
       await check.body.dump();
       if (check.statusCode !== 200) throw new Error(`${path} answered ${check.statusCode}`);
     }
-    log(`guard: GET /guarded vs GET /plain, ${options.seconds} s each x ${options.rounds} rounds, ${options.connections} connections`);
+    log(
+      `guard: GET /guarded vs GET /plain, ${options.seconds} s each x ${options.rounds} rounds, ${options.connections} connections`,
+    );
     const one = async (path: 'plain' | 'guarded') => {
       const cpu = await appCpuMicros(app);
-      const result = await cannon({ url: `${app.ready.url}/${path}`, connections: options.connections, seconds: options.seconds, headers });
+      const result = await cannon({
+        url: `${app.ready.url}/${path}`,
+        connections: options.connections,
+        seconds: options.seconds,
+        headers,
+      });
       const total = Object.values(result.statuses).reduce((a, b) => a + b, 0);
-      if (result.statuses['2xx'] !== total || result.errors > 0) throw new Error(`/${path}: ${JSON.stringify(result.statuses)}`);
+      if (result.statuses['2xx'] !== total || result.errors > 0)
+        throw new Error(`/${path}: ${JSON.stringify(result.statuses)}`);
       return { ...result, cpu: ((await appCpuMicros(app)) - cpu) / total };
     };
     await one('plain');
     await one('guarded');
     for (let round = 1; round <= options.rounds; round++) {
-      for (const path of round % 2 === 1 ? (['plain', 'guarded'] as const) : (['guarded', 'plain'] as const)) runs[path].push(await one(path));
+      for (const path of round % 2 === 1 ? (['plain', 'guarded'] as const) : (['guarded', 'plain'] as const))
+        runs[path].push(await one(path));
     }
   } finally {
     await agent.close();
@@ -198,8 +234,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await runGuardBench();
   printTable(rows);
   const [decision, route] = rows as [BenchRow, BenchRow];
-  console.log(`requireLowRisk(): ${Math.round(decision.ours)} ns per decision (${Math.round(decision.details.decisionsPerSecond as number).toLocaleString('en')} decisions/s), no-op ${Math.round(decision.baseline)} ns; target < 5000 ns: ${decision.met ? 'met' : 'NOT met'}`);
+  console.log(
+    `requireLowRisk(): ${Math.round(decision.ours)} ns per decision (${Math.round(decision.details.decisionsPerSecond as number).toLocaleString('en')} decisions/s), no-op ${Math.round(decision.baseline)} ns; target < 5000 ns: ${decision.met ? 'met' : 'NOT met'}`,
+  );
   const d = decision.details as Record<string, number>;
-  console.log(`  of which: assessRisk on the stored signals ${Math.round(d.assessRiskDefaultPolicyNs ?? 0)} ns with policy undefined, ${Math.round(d.assessRiskResolvedPolicyNs ?? 0)} ns with the resolved default policy (validateRiskPolicy(resolved) alone: ${Math.round(d.validateResolvedPolicyNs ?? 0)} ns)`);
-  console.log(`on a route: +${(route.details.addedCpuMicrosPerRequest as number).toFixed(1)} µs app CPU per request, p50 latency +${(route.details.addedLatencyP50Micros as number).toFixed(0)} µs`);
+  console.log(
+    `  of which: assessRisk on the stored signals ${Math.round(d.assessRiskDefaultPolicyNs ?? 0)} ns with policy undefined, ${Math.round(d.assessRiskResolvedPolicyNs ?? 0)} ns with the resolved default policy (validateRiskPolicy(resolved) alone: ${Math.round(d.validateResolvedPolicyNs ?? 0)} ns)`,
+  );
+  console.log(
+    `on a route: +${(route.details.addedCpuMicrosPerRequest as number).toFixed(1)} µs app CPU per request, p50 latency +${(route.details.addedLatencyP50Micros as number).toFixed(0)} µs`,
+  );
 }

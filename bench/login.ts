@@ -29,7 +29,14 @@ export interface LoginBenchOptions {
   delayMs: number;
 }
 
-export const LOGIN_BENCH_DEFAULTS: LoginBenchOptions = { logins: 3_000, rounds: 3, warmup: 1_000, connections: 32, enrichLogins: 300, delayMs: 50 };
+export const LOGIN_BENCH_DEFAULTS: LoginBenchOptions = {
+  logins: 3_000,
+  rounds: 3,
+  warmup: 1_000,
+  connections: 32,
+  enrichLogins: 300,
+  delayMs: 50,
+};
 
 const ALL_ENRICHMENTS: Enrichment[] = ['validateToken', 'secureInfo', 'userInfo'];
 
@@ -47,12 +54,17 @@ async function fire(url: string, logins: PreparedLogin[], amount: number, connec
     },
   });
   if (result.statuses['3xx'] !== amount || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`not every callback logged in: ${JSON.stringify(result.statuses)}, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `not every callback logged in: ${JSON.stringify(result.statuses)}, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return result;
 }
 
-export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEFAULTS, log: (line: string) => void = console.log): Promise<BenchRow[]> {
+export async function runLoginBench(
+  options: LoginBenchOptions = LOGIN_BENCH_DEFAULTS,
+  log: (line: string) => void = console.log,
+): Promise<BenchRow[]> {
   const { logins, rounds, warmup, connections } = options;
   const agent = new Agent({ connections: 64 });
   const rows: BenchRow[] = [];
@@ -80,7 +92,9 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
     await sample('bare', warmup);
     await sample('bound', warmup);
     for (let round = 1; round <= rounds; round++) {
-      for (const runner of round % 2 === 1 ? (['ours', 'bare', 'bound'] as const) : (['bound', 'bare', 'ours'] as const)) {
+      for (const runner of round % 2 === 1
+        ? (['ours', 'bare', 'bound'] as const)
+        : (['bound', 'bare', 'ours'] as const)) {
         samples.push({ runner, round, ...(await sample(runner, logins)) });
       }
     }
@@ -91,9 +105,12 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
     await emulator.close();
   }
   const of = (runner: Runner) => samples.filter((s) => s.runner === runner).map((s) => s.result);
-  const cpuOf = (runner: Runner) => median(samples.filter((s) => s.runner === runner).map((s) => s.cpuMicrosPerCallback));
-  const pick = (runner: Runner, round: number) => samples.find((s) => s.runner === runner && s.round === round)?.result.requestsPerSecond ?? Number.NaN;
-  const ratiosAgainst = (baseline: Runner) => Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick(baseline, i + 1));
+  const cpuOf = (runner: Runner) =>
+    median(samples.filter((s) => s.runner === runner).map((s) => s.cpuMicrosPerCallback));
+  const pick = (runner: Runner, round: number) =>
+    samples.find((s) => s.runner === runner && s.round === round)?.result.requestsPerSecond ?? Number.NaN;
+  const ratiosAgainst = (baseline: Runner) =>
+    Array.from({ length: rounds }, (_, i) => pick('ours', i + 1) / pick(baseline, i + 1));
   const throughput = (runner: Runner) => median(of(runner).map((r) => r.requestsPerSecond));
   const summary = (runner: Runner) => ({
     p50Ms: median(of(runner).map((r) => r.latencyMs.p50)),
@@ -120,7 +137,8 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
       bare: summary('bare'),
       // App CPU per callback, bare / ours: the cost of our stack, which a busy neighbour cannot skew.
       cpuCostRatio: cpuOf('bare') / cpuOf('ours'),
-      choice: 'binding kept (crossDevice false): each request carries its own pending-session cookie and code, prepared through the send route and a real click',
+      choice:
+        'binding kept (crossDevice false): each request carries its own pending-session cookie and code, prepared through the send route and a real click',
     },
   });
   loginRow.ratio = median(perRound);
@@ -144,15 +162,29 @@ export async function runLoginBench(options: LoginBenchOptions = LOGIN_BENCH_DEF
   rows.push(boundRow);
 
   // ---------------------------------------------------------------- enrichment latency
-  const slow = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true, baseDelayMs: options.delayMs } });
+  const slow = await startEmulatorProcess({
+    emulator: { clients: [CLIENT], quiet: true, baseDelayMs: options.delayMs },
+  });
   const enriched = {
-    ours: await startApp({ mode: 'strategy', authUrl: slow.authUrl, userAuthUrl: slow.userAuthUrl, enrich: ALL_ENRICHMENTS }),
-    bare: await startApp({ mode: 'bare', authUrl: slow.authUrl, userAuthUrl: slow.userAuthUrl, enrich: ALL_ENRICHMENTS }),
+    ours: await startApp({
+      mode: 'strategy',
+      authUrl: slow.authUrl,
+      userAuthUrl: slow.userAuthUrl,
+      enrich: ALL_ENRICHMENTS,
+    }),
+    bare: await startApp({
+      mode: 'bare',
+      authUrl: slow.authUrl,
+      userAuthUrl: slow.userAuthUrl,
+      enrich: ALL_ENRICHMENTS,
+    }),
   };
   let ours: CannonResult;
   let bare: CannonResult;
   try {
-    log(`enrichment: ${options.enrichLogins} callbacks with ${options.delayMs} ms per upstream call, all three enrichments`);
+    log(
+      `enrichment: ${options.enrichLogins} callbacks with ${options.delayMs} ms per upstream call, all three enrichments`,
+    );
     const count = options.enrichLogins;
     const run = async (runner: 'ours' | 'bare') => {
       const prepared = await prepareLogins(enriched.ours.ready.url, slow, count + 10, agent);

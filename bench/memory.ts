@@ -64,9 +64,18 @@ async function pendingStore(app: App, agent: Agent): Promise<Record<string, { pe
   return out;
 }
 
-export async function runMemoryBench(options: MemoryBenchOptions = MEMORY_BENCH_DEFAULTS, log: (line: string) => void = console.log): Promise<BenchRow[]> {
-  const emulator: EmulatorProcess = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true }, exposeGc: true });
-  const app = await startApp({ mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }, { exposeGc: true });
+export async function runMemoryBench(
+  options: MemoryBenchOptions = MEMORY_BENCH_DEFAULTS,
+  log: (line: string) => void = console.log,
+): Promise<BenchRow[]> {
+  const emulator: EmulatorProcess = await startEmulatorProcess({
+    emulator: { clients: [CLIENT], quiet: true },
+    exposeGc: true,
+  });
+  const app = await startApp(
+    { mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+    { exposeGc: true },
+  );
   const client = new OtplessClient({ ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl });
   const agent = new Agent({ connections: 64 });
   const heaps: Record<number, { app: number; emulator: number; outbox: number }> = {};
@@ -88,7 +97,11 @@ export async function runMemoryBench(options: MemoryBenchOptions = MEMORY_BENCH_
         });
         done += chunk.length;
       }
-      heaps[checkpoint] = { app: (await app.call<number>('heapUsed')) / MB, emulator: ((await emulator.heapUsed()) ?? 0) / MB, outbox: await emulator.outboxSize() };
+      heaps[checkpoint] = {
+        app: (await app.call<number>('heapUsed')) / MB,
+        emulator: ((await emulator.heapUsed()) ?? 0) / MB,
+        outbox: await emulator.outboxSize(),
+      };
     }
     const atEnd = await probe(client, sampled);
     // Past every expiry and the sweep grace (1 h): the next write sweeps.
@@ -115,7 +128,14 @@ export async function runMemoryBench(options: MemoryBenchOptions = MEMORY_BENCH_
       baselineName: `after ${first.toLocaleString('en')} logins`,
       baseline: h(first).app,
       target: { on: 'ratio', op: '<=', value: 1.1 },
-      details: { heapsMB: heaps, growthMB: h(last).app - h(first).app, growthFromMiddleMB: h(last).app - h(middle).app, logins: last, seconds, loginsPerSecond: last / seconds },
+      details: {
+        heapsMB: heaps,
+        growthMB: h(last).app - h(first).app,
+        growthFromMiddleMB: h(last).app - h(middle).app,
+        logins: last,
+        seconds,
+        loginsPerSecond: last / seconds,
+      },
     }),
     row({
       id: 'memory.emulator',

@@ -29,20 +29,56 @@ const t0 = performance.now();
 const loadBefore = loadavg();
 const log = (line: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 if ((loadBefore[0] ?? 0) > cpus().length * 0.5) {
-  log(`note: load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores: other work is running, figures will be noisy`);
+  log(
+    `note: load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores: other work is running, figures will be noisy`,
+  );
 }
 
 const rows: BenchRow[] = [];
-rows.push(...(await runClientBench(quick ? { calls: 2_000, concurrency: 50, rounds: 1, warmup: 500 } : { ...CLIENT_BENCH_DEFAULTS, calls: 4_000, rounds: 7, warmup: 1_000 }, log)).rows);
-rows.push(...(await runLoginBench(quick ? { ...LOGIN_BENCH_DEFAULTS, logins: 500, rounds: 1, warmup: 200, enrichLogins: 50 } : { ...LOGIN_BENCH_DEFAULTS, logins: 1_500, rounds: 5, warmup: 500 }, log)));
-rows.push(...(await runGuardBench(quick ? { ...GUARD_BENCH_DEFAULTS, decisions: 20_000, rounds: 1, seconds: 1 } : { ...GUARD_BENCH_DEFAULTS, decisions: 100_000, rounds: 5, seconds: 2 }, log)));
-rows.push(...(await runMemoryBench(quick ? { checkpoints: [200, 1_000, 2_000], sampleEvery: 20 } : MEMORY_BENCH_DEFAULTS, log)));
+rows.push(
+  ...(
+    await runClientBench(
+      quick
+        ? { calls: 2_000, concurrency: 50, rounds: 1, warmup: 500 }
+        : { ...CLIENT_BENCH_DEFAULTS, calls: 4_000, rounds: 7, warmup: 1_000 },
+      log,
+    )
+  ).rows,
+);
+rows.push(
+  ...(await runLoginBench(
+    quick
+      ? { ...LOGIN_BENCH_DEFAULTS, logins: 500, rounds: 1, warmup: 200, enrichLogins: 50 }
+      : { ...LOGIN_BENCH_DEFAULTS, logins: 1_500, rounds: 5, warmup: 500 },
+    log,
+  )),
+);
+rows.push(
+  ...(await runGuardBench(
+    quick
+      ? { ...GUARD_BENCH_DEFAULTS, decisions: 20_000, rounds: 1, seconds: 1 }
+      : { ...GUARD_BENCH_DEFAULTS, decisions: 100_000, rounds: 5, seconds: 2 },
+    log,
+  )),
+);
+rows.push(
+  ...(await runMemoryBench(quick ? { checkpoints: [200, 1_000, 2_000], sampleEvery: 20 } : MEMORY_BENCH_DEFAULTS, log)),
+);
 
 const seconds = (performance.now() - t0) / 1000;
 log(`done in ${seconds.toFixed(0)} s`);
 printTable(rows);
 if (!quick) {
-  writeResults(new URL('./results.json', import.meta.url), rows, { startedAt: startedAt.toISOString(), seconds }, loadBefore);
-  writeSvg(new URL('./results.svg', import.meta.url), rows, `passport-otpless benchmarks, ${startedAt.toISOString().slice(0, 10)}, Node ${process.version}`);
+  writeResults(
+    new URL('./results.json', import.meta.url),
+    rows,
+    { startedAt: startedAt.toISOString(), seconds },
+    loadBefore,
+  );
+  writeSvg(
+    new URL('./results.svg', import.meta.url),
+    rows,
+    `passport-otpless benchmarks, ${startedAt.toISOString().slice(0, 10)}, Node ${process.version}`,
+  );
   log('wrote bench/results.json and bench/results.svg');
 }

@@ -10,15 +10,20 @@ async function main() {
   const given = REAL_SERVICE_VARS.filter((name) => env[name]);
   if (given.length > 0 && given.length < REAL_SERVICE_VARS.length) {
     const missing = REAL_SERVICE_VARS.filter((name) => !env[name]);
-    throw new Error(`to use the real OTPless service set ${REAL_SERVICE_VARS.join(', ')} (missing: ${missing.join(', ')}); set none of them to use the emulator`);
+    throw new Error(
+      `to use the real OTPless service set ${REAL_SERVICE_VARS.join(', ')} (missing: ${missing.join(', ')}); set none of them to use the emulator`,
+    );
   }
   const realService = given.length === REAL_SERVICE_VARS.length;
 
   // The package by its own name: dist/ must be built (npm install does it through `prepare`).
   const [{ startApp }, { startEmulator, EMULATOR_DEFAULT_CLIENT }] = await importOrExplain();
 
-  const sessionKeys = env.SESSION_KEYS ? env.SESSION_KEYS.split(',').map((key) => key.trim()) : [randomBytes(32).toString('hex')];
-  if (realService && !env.SESSION_KEYS) console.warn('Note: SESSION_KEYS is not set, so sessions end when the app stops.');
+  const sessionKeys = env.SESSION_KEYS
+    ? env.SESSION_KEYS.split(',').map((key) => key.trim())
+    : [randomBytes(32).toString('hex')];
+  if (realService && !env.SESSION_KEYS)
+    console.warn('Note: SESSION_KEYS is not set, so sessions end when the app stops.');
 
   const closers = [];
   const stop = async () => {
@@ -80,9 +85,12 @@ async function importOrExplain() {
     return await Promise.all([import('./express-cookie-session/app.mjs'), import('passport-otpless/emulator')]);
   } catch (err) {
     if (err.code === 'ERR_MODULE_NOT_FOUND' && /passport-otpless|[\\/]dist[\\/]/.test(err.message)) {
-      throw new Error('the package is not built yet: run `npm run build` (npm install does it too), then `npm run demo` again', {
-        cause: err,
-      });
+      throw new Error(
+        'the package is not built yet: run `npm run build` (npm install does it too), then `npm run demo` again',
+        {
+          cause: err,
+        },
+      );
     }
     throw err;
   }
@@ -91,7 +99,8 @@ async function importOrExplain() {
 function parsePort(value) {
   if (value === undefined || value === '') return 3000;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number from 0 to 65535, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number from 0 to 65535, got "${value}"`);
   return port;
 }
 

@@ -20,7 +20,16 @@ const expectExports = (label, mod, names) => {
   if (missing.length) throw new Error(`${label} is missing ${missing.join(', ')}`);
   console.log(`${label}: ok (${names.join(', ')})`);
 };
-const main = ['OtplessClient', 'MagicLinkStrategy', 'sessionCompat', 'requireLowRisk', 'requireIdentity', 'assessRisk', 'OtplessError', 'isOtplessError'];
+const main = [
+  'OtplessClient',
+  'MagicLinkStrategy',
+  'sessionCompat',
+  'requireLowRisk',
+  'requireIdentity',
+  'assessRisk',
+  'OtplessError',
+  'isOtplessError',
+];
 expectExports('require(passport-otpless)', require('passport-otpless'), main);
 expectExports('import(passport-otpless)', await import('passport-otpless'), main);
 expectExports('require(passport-otpless/emulator)', require('passport-otpless/emulator'), ['startEmulator']);

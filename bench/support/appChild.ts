@@ -44,7 +44,12 @@ async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<vo
 
 async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> }> {
   const agent = new Agent({ connections: 64 });
-  const json = { 'content-type': 'application/json', accept: 'application/json', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret };
+  const json = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    clientId: CLIENT.clientId,
+    clientSecret: CLIENT.clientSecret,
+  };
   const post = async (url: string, body: object): Promise<unknown> => {
     const res = await request(url, { dispatcher: agent, method: 'POST', headers: json, body: JSON.stringify(body) });
     const parsed: unknown = await res.body.json();
@@ -85,13 +90,20 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
               dispatcher: agent,
               method: 'POST',
               headers: form,
-              body: new URLSearchParams({ token, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret }).toString(),
+              body: new URLSearchParams({
+                token,
+                client_id: CLIENT.clientId,
+                client_secret: CLIENT.clientSecret,
+              }).toString(),
             }).then((r) => r.body.json())
           : undefined,
       ]);
       const email = identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
       // What the strategy leaves: Passport's user and the small login record (see loginRecord.ts).
-      (req as { session: unknown }).session = { passport: { user: { id: email, email } }, otpless: { v: 1, id: email, verified: ['EMAIL'] } };
+      (req as { session: unknown }).session = {
+        passport: { user: { id: email, email } },
+        otpless: { v: 1, id: email, verified: ['EMAIL'] },
+      };
       res.redirect('/me');
     } catch (err) {
       next(err);

@@ -71,7 +71,11 @@ export async function cannon(options: CannonOptions): Promise<CannonResult> {
     statuses,
     errors: result.errors,
     timeouts: result.timeouts,
-    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean: latencies.reduce((a, b) => a + b, 0) / Math.max(1, completed) },
+    latencyMs: {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      mean: latencies.reduce((a, b) => a + b, 0) / Math.max(1, completed),
+    },
     seconds,
   };
 }

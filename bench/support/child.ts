@@ -21,7 +21,11 @@ export interface Child<R> {
 }
 
 /** Forks `file` (TypeScript, through tsx) and waits for its ready message. */
-export async function forkChild<R>(file: string, args: unknown, options: { exposeGc?: boolean; execArgv?: string[] } = {}): Promise<Child<R>> {
+export async function forkChild<R>(
+  file: string,
+  args: unknown,
+  options: { exposeGc?: boolean; execArgv?: string[] } = {},
+): Promise<Child<R>> {
   const child: ChildProcess = fork(file, [JSON.stringify(args ?? {})], {
     execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : []), ...(options.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -63,7 +67,11 @@ export async function forkChild<R>(file: string, args: unknown, options: { expos
 }
 
 /** Child side: answers commands with `handlers`, announces `ready`, and runs `stop` on 'close'. */
-export function serveCommands(handlers: Record<string, (...args: never[]) => unknown>, ready: unknown, stop: () => Promise<void>): void {
+export function serveCommands(
+  handlers: Record<string, (...args: never[]) => unknown>,
+  ready: unknown,
+  stop: () => Promise<void>,
+): void {
   let stopping = false;
   const finish = async () => {
     if (stopping) return;

@@ -38,7 +38,12 @@ let prepared = 0;
  * `count` logins sent through the app's send route and clicked, not yet called back. Batches
  * stay under the emulator's outbox cap (1000) so no link drops out before it is read.
  */
-export async function prepareLogins(appUrl: string, emulator: EmulatorProcess, count: number, agent: Agent): Promise<PreparedLogin[]> {
+export async function prepareLogins(
+  appUrl: string,
+  emulator: EmulatorProcess,
+  count: number,
+  agent: Agent,
+): Promise<PreparedLogin[]> {
   const out: PreparedLogin[] = [];
   const BATCH = 500;
   for (let start = 0; start < count; start += BATCH) {
@@ -80,7 +85,12 @@ export async function clickLink(link: string, agent: Agent): Promise<string> {
 }
 
 /** Completes prepared logins (the callback, then /me) and checks each one is its own user. */
-export async function completeLogins(appUrl: string, logins: PreparedLogin[], agent: Agent, concurrency = 50): Promise<void> {
+export async function completeLogins(
+  appUrl: string,
+  logins: PreparedLogin[],
+  agent: Agent,
+  concurrency = 50,
+): Promise<void> {
   await pool(logins.length, concurrency, async (i) => {
     const login = logins[i] as PreparedLogin;
     const jar = new CookieJar();
@@ -89,9 +99,13 @@ export async function completeLogins(appUrl: string, logins: PreparedLogin[], ag
     jar.take(callback.headers['set-cookie']);
     await callback.body.dump();
     if (callback.statusCode !== 302) throw new Error(`callback answered ${callback.statusCode}`);
-    const me = await request(`${appUrl}/me`, { dispatcher: agent, headers: { cookie: jar.header(), accept: 'application/json' } });
+    const me = await request(`${appUrl}/me`, {
+      dispatcher: agent,
+      headers: { cookie: jar.header(), accept: 'application/json' },
+    });
     const body = (await me.body.json()) as { user?: { email?: string } };
-    if (body.user?.email !== login.email) throw new Error(`crossed session: ${login.email} saw ${String(body.user?.email)}`);
+    if (body.user?.email !== login.email)
+      throw new Error(`crossed session: ${login.email} saw ${String(body.user?.email)}`);
   });
 }
 

@@ -33,7 +33,12 @@ export function row(r: Omit<BenchRow, 'ratio' | 'met'>): BenchRow {
   let met: boolean | null = null;
   if (r.target) {
     const value = r.target.on === 'ratio' ? ratio : r.ours;
-    met = r.target.op === '>=' ? value >= r.target.value : r.target.op === '<=' ? value <= r.target.value : value < r.target.value;
+    met =
+      r.target.op === '>='
+        ? value >= r.target.value
+        : r.target.op === '<='
+          ? value <= r.target.value
+          : value < r.target.value;
   }
   return { ...r, ratio, met };
 }
@@ -69,7 +74,12 @@ export function writeResults(file: URL, rows: readonly BenchRow[], info: RunInfo
     generatedBy: 'npm run bench (bench/run.ts)',
     date: info.startedAt,
     node: process.version,
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadAverageBefore: loadBefore.map(round3), loadAverageAfter: loadavg().map(round3) },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? 'unknown',
+      loadAverageBefore: loadBefore.map(round3),
+      loadAverageAfter: loadavg().map(round3),
+    },
     seconds: round3(info.seconds),
     benchmarks: rows,
   };
@@ -100,7 +110,9 @@ export function writeSvg(file: URL, rows: readonly BenchRow[], title: string): v
     `<text x="16" y="50" fill="#5b6475">bar: ours / baseline measured in the same run (* = our figure / its target); black tick: target; green met, red not met, grey reported only</text>`,
   ];
   for (const tick of [0, 0.5, 1, 1.5, 2]) {
-    parts.push(`<line x1="${x(tick)}" y1="${top - 6}" x2="${x(tick)}" y2="${height - 36}" stroke="${tick === 1 ? '#9aa3b2' : '#e6e9ef'}"/>`);
+    parts.push(
+      `<line x1="${x(tick)}" y1="${top - 6}" x2="${x(tick)}" y2="${height - 36}" stroke="${tick === 1 ? '#9aa3b2' : '#e6e9ef'}"/>`,
+    );
     parts.push(`<text x="${x(tick)}" y="${height - 20}" text-anchor="middle" fill="#5b6475">${tick}</text>`);
   }
   rows.forEach((r, i) => {
@@ -110,9 +122,14 @@ export function writeSvg(file: URL, rows: readonly BenchRow[], title: string): v
     const value = onFigure && r.target ? r.ours / r.target.value : r.ratio;
     const tickAt = onFigure ? 1 : r.target?.value;
     parts.push(`<text x="16" y="${y + 17}">${escape(r.title)}${onFigure ? ' *' : ''}</text>`);
-    parts.push(`<rect x="${x(0)}" y="${y + 5}" width="${Math.max(2, x(value) - x(0))}" height="16" rx="3" fill="${colour}"/>`);
+    parts.push(
+      `<rect x="${x(0)}" y="${y + 5}" width="${Math.max(2, x(value) - x(0))}" height="16" rx="3" fill="${colour}"/>`,
+    );
     if (value > max) parts.push(`<path d="M${x(max) + 2} ${y + 3} l10 10 l-10 10 z" fill="${colour}"/>`);
-    if (tickAt !== undefined) parts.push(`<line x1="${x(tickAt)}" y1="${y + 1}" x2="${x(tickAt)}" y2="${y + 25}" stroke="#1d2330" stroke-width="2.5"/>`);
+    if (tickAt !== undefined)
+      parts.push(
+        `<line x1="${x(tickAt)}" y1="${y + 1}" x2="${x(tickAt)}" y2="${y + 25}" stroke="#1d2330" stroke-width="2.5"/>`,
+      );
     const label = onFigure
       ? `${round3(value)} of target: ${round3(r.ours)} ${r.unit}, target ${r.target?.op} ${r.target?.value} (no-op ${round3(r.baseline)})`
       : `${round3(value)}×: ${round3(r.ours)} vs ${round3(r.baseline)} ${r.unit} (${targetText(r.target)})`;

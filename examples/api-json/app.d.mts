@@ -11,4 +11,8 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-export declare function createApp(options: AppOptions): { app: Express; strategy: MagicLinkStrategy; close(): Promise<void> };
+export declare function createApp(options: AppOptions): {
+  app: Express;
+  strategy: MagicLinkStrategy;
+  close(): Promise<void>;
+};

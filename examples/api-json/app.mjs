@@ -19,7 +19,13 @@ import { MagicLinkStrategy, readLoginRecord, requireIdentity, requireLowRisk, se
  * @param {(line: string) => void} [options.log] Where unexpected errors go. Default `console.error`.
  * @returns {{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }}
  */
-export function createApp({ otpless, frontendCallbackURL, sessionKeys, sendLimit = { limit: 5, windowMs: 60_000 }, log = console.error }) {
+export function createApp({
+  otpless,
+  frontendCallbackURL,
+  sessionKeys,
+  sendLimit = { limit: 5, windowMs: 60_000 },
+  log = console.error,
+}) {
   const strategy = new MagicLinkStrategy(
     { ...otpless, callbackURL: frontendCallbackURL, enrich: ['validateToken'] },
     async (profile) => ({
@@ -57,7 +63,10 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, sendLimit
   // A cross-site HTML form cannot send `application/json` (that takes a CORS preflight this
   // API never grants), so accepting only JSON bodies shuts out forged POSTs.
   const jsonBody = [
-    (req, res, next) => (req.is('application/json') ? next() : res.status(415).json(problem('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body (Content-Type: application/json).'))),
+    (req, res, next) =>
+      req.is('application/json')
+        ? next()
+        : res.status(415).json(problem('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body (Content-Type: application/json).')),
     express.json({ limit: '8kb' }),
   ];
 
@@ -67,7 +76,10 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, sendLimit
     store,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    handler: (_req, res) => res.status(429).json(problem('RATE_LIMITED', 'Too many sign-in links were asked for. Please wait, then try again.')),
+    handler: (_req, res) =>
+      res
+        .status(429)
+        .json(problem('RATE_LIMITED', 'Too many sign-in links were asked for. Please wait, then try again.')),
   });
 
   /** POST { email } or { mobile } -> 200 { sent: [{ type, destinationUri }] } or 400 { error: { code, message, field } }. */
@@ -82,7 +94,8 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, sendLimit
     })(req, res, next);
   });
 
-  const requireUser = (req, res, next) => (req.user ? next() : res.status(401).json(problem('UNAUTHENTICATED', 'Sign in first.')));
+  const requireUser = (req, res, next) =>
+    req.user ? next() : res.status(401).json(problem('UNAUTHENTICATED', 'Sign in first.'));
 
   app.get('/api/me', requireUser, (req, res) => res.json(account(req, req.user)));
   app.get('/api/payments', requireUser, requireLowRisk(), (_req, res) => res.json({ payments: [] }));
@@ -99,8 +112,15 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, sendLimit
     const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
     if (err.code === 'REQUEST_FAILED') return res.status(status).json(err.toJSON());
-    if (status < 500 && err.type === 'entity.parse.failed') return res.status(400).json(problem('INVALID_JSON', 'The body is not valid JSON.'));
-    res.status(status).json(status < 500 ? problem('BAD_REQUEST', 'The request could not be read.') : problem('INTERNAL', 'Something went wrong.'));
+    if (status < 500 && err.type === 'entity.parse.failed')
+      return res.status(400).json(problem('INVALID_JSON', 'The body is not valid JSON.'));
+    res
+      .status(status)
+      .json(
+        status < 500
+          ? problem('BAD_REQUEST', 'The request could not be read.')
+          : problem('INTERNAL', 'Something went wrong.'),
+      );
   });
 
   return {

@@ -41,8 +41,14 @@ const TOO_MANY = 'Too many sign-in links were asked for. Please wait a few minut
 export function createApp(options) {
   const { otpless, callbackURL, sessionKeys, devInboxUrl, limits = DEFAULT_LIMITS, trustProxy = false } = options;
   const log = options.log ?? ((line) => console.error(line));
-  if (!Array.isArray(sessionKeys) || sessionKeys.length === 0 || sessionKeys.some((k) => typeof k !== 'string' || k.length < 16)) {
-    throw new TypeError('createApp: sessionKeys must be a non-empty array of secrets, each at least 16 characters long');
+  if (
+    !Array.isArray(sessionKeys) ||
+    sessionKeys.length === 0 ||
+    sessionKeys.some((k) => typeof k !== 'string' || k.length < 16)
+  ) {
+    throw new TypeError(
+      'createApp: sessionKeys must be a non-empty array of secrets, each at least 16 characters long',
+    );
   }
   const demo = devInboxUrl ? { inboxUrl: devInboxUrl } : undefined;
 
@@ -84,8 +90,7 @@ export function createApp(options) {
 
   const ipStore = new MemoryStore();
   const destinationStore = new MemoryStore();
-  const tooMany = (req, res) =>
-    res.status(429).send(signInPage({ value: req.body?.contact, error: TOO_MANY, demo }));
+  const tooMany = (req, res) => res.status(429).send(signInPage({ value: req.body?.contact, error: TOO_MANY, demo }));
   const perIp = rateLimit({
     ...limits.ip,
     store: ipStore,
@@ -156,7 +161,8 @@ export function createApp(options) {
     res.send(accountPage({ user: req.user, showRiskReasons: Boolean(demo) }));
   });
 
-  const refused = (req, res, _next, verdict) => res.status(403).send(refusedPage({ user: req.user, action: verdict.action }));
+  const refused = (req, res, _next, verdict) =>
+    res.status(403).send(refusedPage({ user: req.user, action: verdict.action }));
   app.get('/payments', requireLogin, requireLowRisk({ onChallenge: refused, onBlock: refused }), (req, res) => {
     res.send(paymentsPage({ user: req.user }));
   });
@@ -193,7 +199,13 @@ export function createApp(options) {
  * @returns {Promise<{ url: string, server: import('node:http').Server, app: import('express').Express,
  *   strategy: MagicLinkStrategy, portWasBusy: boolean, close(): Promise<void> }>}
  */
-export async function startApp({ port = 0, host = '127.0.0.1', fallbackToFreePort = false, callbackURL, ...appOptions }) {
+export async function startApp({
+  port = 0,
+  host = '127.0.0.1',
+  fallbackToFreePort = false,
+  callbackURL,
+  ...appOptions
+}) {
   const server = createServer();
   let portWasBusy = false;
   try {

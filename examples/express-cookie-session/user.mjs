@@ -18,7 +18,11 @@ export function toSessionUser(profile) {
     network: summarizeNetwork(profile.network),
     risk: profile.risk && {
       action: profile.risk.action,
-      reasons: profile.risk.reasons.map(({ signal, action, detail }) => ({ signal, action, ...(detail ? { detail } : {}) })),
+      reasons: profile.risk.reasons.map(({ signal, action, detail }) => ({
+        signal,
+        action,
+        ...(detail ? { detail } : {}),
+      })),
     },
     signedInAt: new Date().toISOString(),
   };

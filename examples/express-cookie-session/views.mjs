@@ -8,7 +8,8 @@ const BRAND = 'Acme';
 const ICONS = {
   mail: '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="5" width="18" height="14" rx="2"/><path d="m3.5 7 8.5 6 8.5-6"/></svg>',
   lock: '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="11" width="14" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/><path d="M12 15v2"/></svg>',
-  alert: '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5.5"/><path d="M12 16.5v.01"/></svg>',
+  alert:
+    '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5.5"/><path d="M12 16.5v.01"/></svg>',
 };
 
 function icon(name, tone) {
@@ -88,26 +89,33 @@ code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#
 /** The page shell: top bar (with the user and a sign-out button when logged in), main, footer. */
 export function layout({ title, user, body, narrow = false }) {
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · ${BRAND}</title>
-<style>${raw(STYLE)}</style>
-</head>
-<body>
-<header class="topbar"><div class="inner">
-<a class="brand" href="/"><span class="mark" aria-hidden="true">A</span>${BRAND}</a>
-<span class="spacer"></span>
-${user && html`<span class="who">Signed in as <strong>${user.name}</strong></span>
-<form class="inline" method="post" action="/logout"><button class="button secondary small" type="submit">Sign out</button></form>`}
-</div></header>
-<main class="${narrow ? 'narrow' : ''}">
-${body}
-</main>
-<footer>Passwordless sign-in with magic links · passport-otpless example</footer>
-</body>
-</html>`.toString();
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · ${BRAND}</title>
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header class="topbar">
+          <div class="inner">
+            <a class="brand" href="/"><span class="mark" aria-hidden="true">A</span>${BRAND}</a>
+            <span class="spacer"></span>
+            ${
+              user &&
+              html`<span class="who">Signed in as <strong>${user.name}</strong></span>
+                <form class="inline" method="post" action="/logout">
+                  <button class="button secondary small" type="submit">Sign out</button>
+                </form>`
+            }
+          </div>
+        </header>
+        <main class="${narrow ? 'narrow' : ''}">${body}</main>
+        <footer>Passwordless sign-in with magic links · passport-otpless example</footer>
+      </body>
+    </html>`.toString();
 }
 
 /** Sign-in form: one field for an e-mail address or a mobile number, the error next to it. */
@@ -117,22 +125,40 @@ export function signInPage({ value = '', error, fieldError, demo }) {
     title: 'Sign in',
     narrow: true,
     body: html`<div class="card">
-<h1>Sign in to ${BRAND}</h1>
-<p class="lead">No password needed. We will send you a link that signs you in.</p>
-${error && html`<div class="alert error" role="alert">${error}</div>`}
-<form method="post" action="/auth/magic-link" novalidate>
-<div class="field">
-<label for="contact">E-mail or mobile number</label>
-<span class="hint" id="contact-hint">Mobile numbers start with the country code, such as +1 415 555 0123.</span>
-<input type="text" id="contact" name="contact" value="${value}" autocomplete="username" autocapitalize="none" spellcheck="false"
- required aria-describedby="${describedBy}"${fieldError ? html` aria-invalid="true"` : ''} autofocus>
-${fieldError && html`<p class="field-error" id="contact-error">${fieldError}</p>`}
-</div>
-<button class="button block" type="submit">Send me a sign-in link</button>
-</form>
-${demo && html`<div class="demo"><strong>Demo mode</strong>No message leaves this computer: links go to the local
-<a href="${demo.inboxUrl}">dev inbox</a>, where you can open them as a clean, VPN or bot user.</div>`}
-</div>`,
+      <h1>Sign in to ${BRAND}</h1>
+      <p class="lead">No password needed. We will send you a link that signs you in.</p>
+      ${error && html`<div class="alert error" role="alert">${error}</div>`}
+      <form method="post" action="/auth/magic-link" novalidate>
+        <div class="field">
+          <label for="contact">E-mail or mobile number</label>
+          <span class="hint" id="contact-hint"
+            >Mobile numbers start with the country code, such as +1 415 555 0123.</span
+          >
+          <input
+            type="text"
+            id="contact"
+            name="contact"
+            value="${value}"
+            autocomplete="username"
+            autocapitalize="none"
+            spellcheck="false"
+            required
+            aria-describedby="${describedBy}"
+            ${fieldError ? html` aria-invalid="true"` : ''}
+            autofocus
+          />
+          ${fieldError && html`<p class="field-error" id="contact-error">${fieldError}</p>`}
+        </div>
+        <button class="button block" type="submit">Send me a sign-in link</button>
+      </form>
+      ${
+        demo &&
+        html`<div class="demo">
+          <strong>Demo mode</strong>No message leaves this computer: links go to the local
+          <a href="${demo.inboxUrl}">dev inbox</a>, where you can open them as a clean, VPN or bot user.
+        </div>`
+      }
+    </div>`,
   });
 }
 
@@ -142,15 +168,21 @@ export function checkInboxPage({ sentTo, demo }) {
     title: 'Check your inbox',
     narrow: true,
     body: html`<div class="card">
-${icon('mail', 'mail')}
-<h1>Check your inbox</h1>
-<p>We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}.
-Open it in this browser to finish signing in. The link works once and expires in a few minutes.</p>
-${demo &&
-html`<div class="demo"><strong>Demo mode</strong>Nothing was really sent. The link is waiting in the dev inbox.
-<div class="actions"><a class="button" href="${demo.inboxUrl}">Open the dev inbox</a></div></div>`}
-<p class="note">Wrong address, or nothing arrived? <a href="/">Ask for a new link</a>.</p>
-</div>`,
+      ${icon('mail', 'mail')}
+      <h1>Check your inbox</h1>
+      <p>
+        We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}. Open it in this browser to finish
+        signing in. The link works once and expires in a few minutes.
+      </p>
+      ${
+        demo &&
+        html`<div class="demo">
+          <strong>Demo mode</strong>Nothing was really sent. The link is waiting in the dev inbox.
+          <div class="actions"><a class="button" href="${demo.inboxUrl}">Open the dev inbox</a></div>
+        </div>`
+      }
+      <p class="note">Wrong address, or nothing arrived? <a href="/">Ask for a new link</a>.</p>
+    </div>`,
   });
 }
 
@@ -164,21 +196,27 @@ export function linkFailedPage({ message, user }) {
     user,
     narrow: true,
     body: html`<div class="card">
-${icon('alert', 'bad')}
-<h1>This link did not sign you in</h1>
-<p>${message}</p>
-${user && html`<p class="note">You are still signed in as <strong>${user.name}</strong>.</p>`}
-<div class="actions">${
-      user
-        ? html`<a class="button" href="/account">Go to your account</a>`
-        : html`<a class="button" href="/">Get a new sign-in link</a>`
-    }</div>
-</div>`,
+      ${icon('alert', 'bad')}
+      <h1>This link did not sign you in</h1>
+      <p>${message}</p>
+      ${user && html`<p class="note">You are still signed in as <strong>${user.name}</strong>.</p>`}
+      <div class="actions">
+        ${
+          user
+            ? html`<a class="button" href="/account">Go to your account</a>`
+            : html`<a class="button" href="/">Get a new sign-in link</a>`
+        }
+      </div>
+    </div>`,
   });
 }
 
 const VERDICTS = {
-  allow: { badge: 'ok', label: 'Low risk', text: 'Nothing unusual was found about this sign-in. Protected pages are open to you.' },
+  allow: {
+    badge: 'ok',
+    label: 'Low risk',
+    text: 'Nothing unusual was found about this sign-in. Protected pages are open to you.',
+  },
   challenge: {
     badge: 'warn',
     label: 'Needs confirmation',
@@ -210,48 +248,87 @@ export function accountPage({ user, showRiskReasons }) {
     title: 'Your account',
     user,
     body: html`<h1>Welcome, ${user.name}</h1>
-<p class="lead">You signed in with a magic link on ${formatDate(user.signedInAt)}.</p>
-<div class="card">
-<h2>Verified contacts</h2>
-<ul class="list">
-${user.identities.map(
-  (identity) => html`<li><span class="kind">${KINDS[identity.type] ?? identity.type}</span>
-<span class="what"><span class="value">${identity.value}</span><br><span class="meta">${identity.verifiedAt ? `Confirmed by magic link on ${formatDate(identity.verifiedAt)}` : 'Not confirmed yet'}</span></span>
-${identity.verified ? html`<span class="badge ok">Verified</span>` : html`<span class="badge warn">Unverified</span>`}</li>`,
-)}
-</ul>
-</div>
-<div class="grid">
-<div class="card">
-<h2>Device</h2>
-<dl>
-<dt>Browser</dt><dd>${device.browser || 'Unknown'}</dd>
-<dt>System</dt><dd>${device.os || device.platform || 'Unknown'}</dd>
-${device.screen && html`<dt>Screen</dt><dd>${device.screen}</dd>`}
-${device.language && html`<dt>Language</dt><dd>${device.language}</dd>`}
-</dl>
-</div>
-<div class="card">
-<h2>Network</h2>
-<dl>
-<dt>IP address</dt><dd>${network.ip || 'Unknown'}</dd>
-<dt>Location</dt><dd>${place || 'Unknown'}</dd>
-${network.provider && html`<dt>Provider</dt><dd>${network.provider}</dd>`}
-${network.timezone && html`<dt>Time zone</dt><dd>${network.timezone}</dd>`}
-</dl>
-</div>
-</div>
-<div class="card">
-<h2>Security check</h2>
-${verdict
-  ? html`<div class="verdict"><span class="badge ${verdict.badge}">${verdict.label}</span></div><p>${verdict.text}</p>
-${showRiskReasons && user.risk.reasons.length > 0 &&
-html`<p class="note">Demo only (a real app keeps these in its logs): ${user.risk.reasons.length === 1 ? 'one signal' : `${user.risk.reasons.length} signals`} raised the verdict.</p>
-<ul class="reasons">${user.risk.reasons.map((r) => html`<li>${r.signal}${r.detail ? ` (${r.detail})` : ''}: ${r.action}</li>`)}</ul>`}`
-  : html`<p>No risk signals were read for this sign-in.</p>`}
-<div class="actions"><a class="button" href="/payments">Open payments</a></div>
-<p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>
-</div>`,
+      <p class="lead">You signed in with a magic link on ${formatDate(user.signedInAt)}.</p>
+      <div class="card">
+        <h2>Verified contacts</h2>
+        <ul class="list">
+          ${user.identities.map(
+            (identity) =>
+              html`<li>
+                <span class="kind">${KINDS[identity.type] ?? identity.type}</span>
+                <span class="what"
+                  ><span class="value">${identity.value}</span><br /><span class="meta"
+                    >${identity.verifiedAt ? `Confirmed by magic link on ${formatDate(identity.verifiedAt)}` : 'Not confirmed yet'}</span
+                  ></span
+                >
+                ${identity.verified ? html`<span class="badge ok">Verified</span>` : html`<span class="badge warn">Unverified</span>`}
+              </li>`,
+          )}
+        </ul>
+      </div>
+      <div class="grid">
+        <div class="card">
+          <h2>Device</h2>
+          <dl>
+            <dt>Browser</dt>
+            <dd>${device.browser || 'Unknown'}</dd>
+            <dt>System</dt>
+            <dd>${device.os || device.platform || 'Unknown'}</dd>
+            ${
+              device.screen &&
+              html`<dt>Screen</dt>
+                <dd>${device.screen}</dd>`
+            }
+            ${
+              device.language &&
+              html`<dt>Language</dt>
+                <dd>${device.language}</dd>`
+            }
+          </dl>
+        </div>
+        <div class="card">
+          <h2>Network</h2>
+          <dl>
+            <dt>IP address</dt>
+            <dd>${network.ip || 'Unknown'}</dd>
+            <dt>Location</dt>
+            <dd>${place || 'Unknown'}</dd>
+            ${
+              network.provider &&
+              html`<dt>Provider</dt>
+                <dd>${network.provider}</dd>`
+            }
+            ${
+              network.timezone &&
+              html`<dt>Time zone</dt>
+                <dd>${network.timezone}</dd>`
+            }
+          </dl>
+        </div>
+      </div>
+      <div class="card">
+        <h2>Security check</h2>
+        ${
+          verdict
+            ? html`<div class="verdict"><span class="badge ${verdict.badge}">${verdict.label}</span></div>
+                <p>${verdict.text}</p>
+                ${
+                  showRiskReasons &&
+                  user.risk.reasons.length > 0 &&
+                  html`<p class="note">
+                      Demo only (a real app keeps these in its logs):
+                      ${user.risk.reasons.length === 1 ? 'one signal' : `${user.risk.reasons.length} signals`} raised
+                      the verdict.
+                    </p>
+                    <ul class="reasons">
+                      ${user.risk.reasons.map((r) => html`<li>${r.signal}${r.detail ? ` (${r.detail})` : ''}: ${r.action}</li>`)}
+                    </ul>`
+                }`
+            : html`<p>No risk signals were read for this sign-in.</p>`
+        }
+        <div class="actions"><a class="button" href="/payments">Open payments</a></div>
+        <p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>
+      </div>`,
   });
 }
 
@@ -261,19 +338,37 @@ export function paymentsPage({ user }) {
     title: 'Payments',
     user,
     body: html`<h1>Payments</h1>
-<p class="lead">This page is protected: it opened because your sign-in passed the security check.</p>
-<div class="card">
-<h2>Recent payments</h2>
-<table>
-<thead><tr><th>Date</th><th>Description</th><th class="num">Amount</th></tr></thead>
-<tbody>
-<tr><td>18 Nov</td><td>Office supplies</td><td class="num">$128.40</td></tr>
-<tr><td>12 Nov</td><td>Cloud hosting</td><td class="num">$312.00</td></tr>
-<tr><td>03 Nov</td><td>Team lunch</td><td class="num">$86.25</td></tr>
-</tbody>
-</table>
-<div class="actions"><a class="button secondary" href="/account">Back to your account</a></div>
-</div>`,
+      <p class="lead">This page is protected: it opened because your sign-in passed the security check.</p>
+      <div class="card">
+        <h2>Recent payments</h2>
+        <table>
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th>Description</th>
+              <th class="num">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>18 Nov</td>
+              <td>Office supplies</td>
+              <td class="num">$128.40</td>
+            </tr>
+            <tr>
+              <td>12 Nov</td>
+              <td>Cloud hosting</td>
+              <td class="num">$312.00</td>
+            </tr>
+            <tr>
+              <td>03 Nov</td>
+              <td>Team lunch</td>
+              <td class="num">$86.25</td>
+            </tr>
+          </tbody>
+        </table>
+        <div class="actions"><a class="button secondary" href="/account">Back to your account</a></div>
+      </div>`,
   });
 }
 
@@ -288,19 +383,23 @@ export function refusedPage({ user, action }) {
     user,
     narrow: true,
     body: html`<div class="card">
-${icon('lock', 'stop')}
-<h1>${blocked ? 'This page is not available from this sign-in' : 'Please confirm it is you'}</h1>
-<p>${
-      blocked
-        ? 'For your security, payments cannot be opened from this sign-in. Sign in again from your own device, in a regular browser window.'
-        : 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.'
-    }</p>
-<p class="note">Your account is safe: nothing was changed. If you think this is a mistake, contact support.</p>
-<div class="actions">
-<form class="inline" method="post" action="/logout"><button class="button" type="submit">Sign in again</button></form>
-<a class="button secondary" href="/account">Back to your account</a>
-</div>
-</div>`,
+      ${icon('lock', 'stop')}
+      <h1>${blocked ? 'This page is not available from this sign-in' : 'Please confirm it is you'}</h1>
+      <p>
+        ${
+          blocked
+            ? 'For your security, payments cannot be opened from this sign-in. Sign in again from your own device, in a regular browser window.'
+            : 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.'
+        }
+      </p>
+      <p class="note">Your account is safe: nothing was changed. If you think this is a mistake, contact support.</p>
+      <div class="actions">
+        <form class="inline" method="post" action="/logout">
+          <button class="button" type="submit">Sign in again</button>
+        </form>
+        <a class="button secondary" href="/account">Back to your account</a>
+      </div>
+    </div>`,
   });
 }
 
@@ -312,10 +411,12 @@ export function errorPage({ status, user }) {
     user,
     narrow: true,
     body: html`<div class="card">
-${icon('alert', 'bad')}
-<h1>${notFound ? 'Page not found' : 'Something went wrong'}</h1>
-<p>${notFound ? 'There is nothing at this address.' : 'We could not complete your request. Please try again in a moment.'}</p>
-<div class="actions"><a class="button" href="/">Go to the start page</a></div>
-</div>`,
+      ${icon('alert', 'bad')}
+      <h1>${notFound ? 'Page not found' : 'Something went wrong'}</h1>
+      <p>
+        ${notFound ? 'There is nothing at this address.' : 'We could not complete your request. Please try again in a moment.'}
+      </p>
+      <div class="actions"><a class="button" href="/">Go to the start page</a></div>
+    </div>`,
   });
 }

@@ -20,7 +20,14 @@ import { MagicLinkStrategy, readLoginRecord, requireLowRisk } from 'passport-otp
  * @param {(line: string) => void} [options.log] Where Redis connection errors go. Default `console.error`.
  * @returns {Promise<{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }>}
  */
-export async function createApp({ otpless, callbackURL, redisUrl, sessionSecret, instance = 'app', log = console.error }) {
+export async function createApp({
+  otpless,
+  callbackURL,
+  redisUrl,
+  sessionSecret,
+  instance = 'app',
+  log = console.error,
+}) {
   const redis = createClient({ url: redisUrl });
   // Without a listener a lost connection would crash the process; the client reconnects itself.
   redis.on('error', (err) => log(`${instance}: redis: ${err.message}`));
@@ -49,7 +56,12 @@ export async function createApp({ otpless, callbackURL, redisUrl, sessionSecret,
       resave: false,
       // Nothing is stored for visitors who never ask for a link.
       saveUninitialized: false,
-      cookie: { httpOnly: true, sameSite: 'lax', secure: new URL(callbackURL).protocol === 'https:', maxAge: 8 * 60 * 60 * 1000 },
+      cookie: {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: new URL(callbackURL).protocol === 'https:',
+        maxAge: 8 * 60 * 60 * 1000,
+      },
     }),
   );
   app.use(passport.session());
@@ -59,8 +71,15 @@ export async function createApp({ otpless, callbackURL, redisUrl, sessionSecret,
 <form method="post" action="/auth/magic-link"><label>E-mail <input name="email" type="email" autocomplete="email"></label>
 <button>Send me a sign-in link</button></form>`);
   });
-  app.post('/auth/magic-link', express.urlencoded({ extended: false }), express.json(), strategy.send({ successRedirect: '/check-inbox' }));
-  app.get('/check-inbox', (_req, res) => res.type('text').send('Check your inbox: the link signs you in on any instance.'));
+  app.post(
+    '/auth/magic-link',
+    express.urlencoded({ extended: false }),
+    express.json(),
+    strategy.send({ successRedirect: '/check-inbox' }),
+  );
+  app.get('/check-inbox', (_req, res) =>
+    res.type('text').send('Check your inbox: the link signs you in on any instance.'),
+  );
 
   app.get('/auth/callback', (req, res, next) => {
     passport.authenticate(strategy.name, (err, user, info, status) => {
@@ -87,7 +106,12 @@ export async function createApp({ otpless, callbackURL, redisUrl, sessionSecret,
 
   app.use((err, _req, res, _next) => {
     const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
-    res.status(status).json({ error: { code: err.code ?? 'INTERNAL', message: status < 500 || err.code === 'REQUEST_FAILED' ? err.message : 'Something went wrong.' } });
+    res.status(status).json({
+      error: {
+        code: err.code ?? 'INTERNAL',
+        message: status < 500 || err.code === 'REQUEST_FAILED' ? err.message : 'Something went wrong.',
+      },
+    });
   });
 
   return {

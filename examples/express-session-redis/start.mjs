@@ -19,7 +19,10 @@ const shared = {
 };
 const apps = [];
 try {
-  for (const [instance, { server }] of [['A', a], ['B', b]]) {
+  for (const [instance, { server }] of [
+    ['A', a],
+    ['B', b],
+  ]) {
     const created = await createApp({ ...shared, instance });
     server.on('request', created.app);
     apps.push(created);

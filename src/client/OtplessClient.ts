@@ -65,7 +65,13 @@ export class OtplessClient {
     for (const e of Object.values(ENDPOINTS)) {
       const host = hosts[e.host];
       const headers = e.credentials === 'headers' ? byHeaders : e.credentials === 'form' ? byForm : base;
-      routes[e.name] = Object.freeze({ endpoint: e.name, origin: host.origin, path: host.prefix + e.path, method: e.method, headers: Object.freeze(headers) });
+      routes[e.name] = Object.freeze({
+        endpoint: e.name,
+        origin: host.origin,
+        path: host.prefix + e.path,
+        method: e.method,
+        headers: Object.freeze(headers),
+      });
     }
     this.#routes = Object.freeze(routes);
   }
@@ -121,7 +127,13 @@ export class OtplessClient {
   async getUserInfo(token: string): Promise<UserInfo> {
     const value = checkOpaque(token, 'token', 'userInfo');
     const route = this.#routes.userInfo;
-    return this.#transport.send(route, route.path, `token=${encodeURIComponent(value)}&${this.#credentialParams}`, userInfo, [value]);
+    return this.#transport.send(
+      route,
+      route.path,
+      `token=${encodeURIComponent(value)}&${this.#credentialParams}`,
+      userInfo,
+      [value],
+    );
   }
 
   /**

@@ -22,7 +22,8 @@ export function parseServiceError(text: string, secrets: readonly string[]): Ser
     return {};
   }
   const fields: ServiceErrorFields = {};
-  const errorCode = typeof body.errorCode === 'number' ? textOf(String(body.errorCode), secrets) : textOf(body.errorCode, secrets);
+  const errorCode =
+    typeof body.errorCode === 'number' ? textOf(String(body.errorCode), secrets) : textOf(body.errorCode, secrets);
   const description = textOf(body.description, secrets);
   const serviceMessage = textOf(body.message, secrets);
   if (errorCode !== undefined) fields.errorCode = errorCode;

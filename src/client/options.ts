@@ -68,7 +68,9 @@ function credential(value: unknown, name: string): string {
     throw new TypeError(`OtplessClient: option ${name} is required (a non-empty string from the OTPless dashboard)`);
   }
   if (!CREDENTIAL.test(value)) {
-    throw new TypeError(`OtplessClient: option ${name} must be printable ASCII without spaces, at most 4096 characters`);
+    throw new TypeError(
+      `OtplessClient: option ${name} must be printable ASCII without spaces, at most 4096 characters`,
+    );
   }
   return value;
 }
@@ -82,7 +84,15 @@ function baseUrl(value: unknown, name: string): BaseUrl {
   } catch {
     throw new TypeError(problem);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    value.includes('?') ||
+    value.includes('#')
+  ) {
     throw new TypeError(problem);
   }
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };

@@ -11,7 +11,12 @@ const MAX_TEXT = 300;
 
 /** Every form a value can take on the wire: raw, URL-encoded, form-encoded, JSON-escaped. */
 export function secretForms(value: string): string[] {
-  const forms = new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)]);
+  const forms = new Set([
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    JSON.stringify(value).slice(1, -1),
+  ]);
   return [...forms].filter((form) => form !== '');
 }
 

@@ -54,14 +54,31 @@ export class Transport {
    * @param path request path (with query string for authorize)
    * @param sensitive the code or token this call carries (raw), redacted from errors in all its forms
    */
-  async send<T>(route: Route, path: string, body: string | undefined, shape: Check<T>, sensitive: readonly string[]): Promise<T> {
-    if (this.#closed) throw new OtplessNetworkError(route.endpoint, `OTPless ${route.endpoint}: the client is closed. Create a new OtplessClient.`);
+  async send<T>(
+    route: Route,
+    path: string,
+    body: string | undefined,
+    shape: Check<T>,
+    sensitive: readonly string[],
+  ): Promise<T> {
+    if (this.#closed)
+      throw new OtplessNetworkError(
+        route.endpoint,
+        `OTPless ${route.endpoint}: the client is closed. Create a new OtplessClient.`,
+      );
     // One deadline covers connect, headers and body: undici's own timeouts are per phase and idle-based.
     const deadline = new Deadline(this.#timeoutMs);
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.#agent.request({ origin: route.origin, path, method: route.method, headers: route.headers, body, signal: deadline.asSignal() });
+        response = await this.#agent.request({
+          origin: route.origin,
+          path,
+          method: route.method,
+          headers: route.headers,
+          body,
+          signal: deadline.asSignal(),
+        });
       } catch (err) {
         throw this.#failure(route, err, deadline.aborted, sensitive);
       }
@@ -88,7 +105,12 @@ export class Transport {
     return typeof declared === 'string' && Number(declared) > this.#maxResponseBytes;
   }
 
-  async #readBody(route: Route, response: Dispatcher.ResponseData, deadline: Deadline, sensitive: readonly string[]): Promise<string> {
+  async #readBody(
+    route: Route,
+    response: Dispatcher.ResponseData,
+    deadline: Deadline,
+    sensitive: readonly string[],
+  ): Promise<string> {
     if (this.#announcedTooLarge(response)) {
       response.body.destroy();
       throw this.#tooLarge(route, response.statusCode);
@@ -101,7 +123,11 @@ export class Transport {
     }
   }
 
-  async #apiError(route: Route, response: Dispatcher.ResponseData, sensitive: readonly string[]): Promise<OtplessApiError> {
+  async #apiError(
+    route: Route,
+    response: Dispatcher.ResponseData,
+    sensitive: readonly string[],
+  ): Promise<OtplessApiError> {
     let text = '';
     if (this.#announcedTooLarge(response)) {
       response.body.destroy();
@@ -109,7 +135,11 @@ export class Transport {
       // The status alone is the error; a body that fails to arrive only loses the details.
       text = await response.body.text().catch(() => '');
     }
-    return new OtplessApiError({ endpoint: route.endpoint, status: response.statusCode, ...parseServiceError(text, this.#secretsWith(sensitive)) });
+    return new OtplessApiError({
+      endpoint: route.endpoint,
+      status: response.statusCode,
+      ...parseServiceError(text, this.#secretsWith(sensitive)),
+    });
   }
 
   /** The secret's forms plus those of this call's code or token, computed on error paths only. */
@@ -118,12 +148,21 @@ export class Transport {
   }
 
   #tooLarge(route: Route, status: number): OtplessResponseError {
-    return new OtplessResponseError(route.endpoint, status, `body larger than maxResponseBytes (${this.#maxResponseBytes})`);
+    return new OtplessResponseError(
+      route.endpoint,
+      status,
+      `body larger than maxResponseBytes (${this.#maxResponseBytes})`,
+    );
   }
 
   #failure(route: Route, err: unknown, timedOut: boolean, sensitive: readonly string[]): Error {
     const code = (err as { code?: unknown } | null)?.code;
-    if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (
+      timedOut ||
+      code === 'UND_ERR_CONNECT_TIMEOUT' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    ) {
       return new OtplessTimeoutError(route.endpoint, this.#timeoutMs);
     }
     const secrets = this.#secretsWith(sensitive);

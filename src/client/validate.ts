@@ -49,13 +49,17 @@ function invalid(endpoint: EndpointName, field: string, what: string): OtplessIn
  */
 export function checkSendMagicLinkInput(input: SendMagicLinkInput): CheckedSendMagicLinkInput {
   const endpoint = 'sendMagicLink';
-  if (typeof input !== 'object' || input === null) throw invalid(endpoint, 'input', 'must be an object with redirectUri and email or mobileNumber');
+  if (typeof input !== 'object' || input === null)
+    throw invalid(endpoint, 'input', 'must be an object with redirectUri and email or mobileNumber');
   const { email, mobileNumber, redirectUri, expiry } = input;
 
   if (email === undefined && mobileNumber === undefined) {
     throw invalid(endpoint, 'email|mobileNumber', 'missing: give an email, a mobileNumber, or both');
   }
-  if (email !== undefined && (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || INVISIBLE.test(email) || !EMAIL.test(email))) {
+  if (
+    email !== undefined &&
+    (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || INVISIBLE.test(email) || !EMAIL.test(email))
+  ) {
     throw invalid(endpoint, 'email', 'is not a valid e-mail address');
   }
   let digits: string | undefined;
@@ -63,14 +67,28 @@ export function checkSendMagicLinkInput(input: SendMagicLinkInput): CheckedSendM
     digits = typeof mobileNumber === 'string' && mobileNumber.length <= 64 ? mobileNumber.replace(SEPARATORS, '') : '';
     if (digits.startsWith('+')) digits = digits.slice(1);
     if (!MOBILE_DIGITS.test(digits)) {
-      throw invalid(endpoint, 'mobileNumber', 'must be 8 to 15 digits including the country code, e.g. 919876543210 (a leading + is allowed)');
+      throw invalid(
+        endpoint,
+        'mobileNumber',
+        'must be 8 to 15 digits including the country code, e.g. 919876543210 (a leading + is allowed)',
+      );
     }
   }
   if (typeof redirectUri !== 'string' || redirectUri.length > MAX_INPUT_LENGTH || !isHttpUrl(redirectUri)) {
     throw invalid(endpoint, 'redirectUri', 'must be an absolute http(s) URL, e.g. https://example.com/login/callback');
   }
-  if (expiry !== undefined && (typeof expiry !== 'number' || !Number.isInteger(expiry) || expiry < EXPIRY_MIN_SECONDS || expiry > EXPIRY_MAX_SECONDS)) {
-    throw invalid(endpoint, 'expiry', `must be an integer number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`);
+  if (
+    expiry !== undefined &&
+    (typeof expiry !== 'number' ||
+      !Number.isInteger(expiry) ||
+      expiry < EXPIRY_MIN_SECONDS ||
+      expiry > EXPIRY_MAX_SECONDS)
+  ) {
+    throw invalid(
+      endpoint,
+      'expiry',
+      `must be an integer number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`,
+    );
   }
   return { email, mobileNumber: digits, redirectUri, expiry };
 }
@@ -91,8 +109,18 @@ function isHttpUrl(value: string): boolean {
  * @throws OtplessInputError naming the field
  */
 export function checkOpaque(value: unknown, field: 'code' | 'token' | 'sessionToken', endpoint: EndpointName): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_INPUT_LENGTH || value.trim() === '' || CONTROL.test(value)) {
-    throw invalid(endpoint, field, `must be a non-empty string of at most ${MAX_INPUT_LENGTH} characters without control characters`);
+  if (
+    typeof value !== 'string' ||
+    value.length === 0 ||
+    value.length > MAX_INPUT_LENGTH ||
+    value.trim() === '' ||
+    CONTROL.test(value)
+  ) {
+    throw invalid(
+      endpoint,
+      field,
+      `must be a non-empty string of at most ${MAX_INPUT_LENGTH} characters without control characters`,
+    );
   }
   return value;
 }

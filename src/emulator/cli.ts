@@ -24,7 +24,8 @@ class UsageError extends Error {}
 
 function parsePort(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`${name} must be a port from 0 to 65535, got "${value}"`);
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`${name} must be a port from 0 to 65535, got "${value}"`);
   return Number(value);
 }
 
@@ -52,10 +53,12 @@ function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
   if (values.help) return 'help';
   const authPort = parsePort('--port', values.port) ?? DEFAULT_PORT;
   const userAuthPort = parsePort('--user-auth-port', values['user-auth-port']) ?? (authPort === 0 ? 0 : authPort + 1);
-  if (userAuthPort > 65535) throw new UsageError('--port 65535 leaves no port for the user-auth host: give --user-auth-port');
+  if (userAuthPort > 65535)
+    throw new UsageError('--port 65535 leaves no port for the user-auth host: give --user-auth-port');
   const clientId = values['client-id'];
   const clientSecret = values['client-secret'];
-  if ((clientId === undefined) !== (clientSecret === undefined)) throw new UsageError('give --client-id and --client-secret together');
+  if ((clientId === undefined) !== (clientSecret === undefined))
+    throw new UsageError('give --client-id and --client-secret together');
   if (clientId === '' || clientSecret === '') throw new UsageError('--client-id and --client-secret must not be empty');
   return {
     authPort,

@@ -41,15 +41,22 @@ function checkCount(name: string, value: number, min: number): number {
 }
 
 function checkMs(name: string, value: number, min: number): number {
-  if (!(Number.isFinite(value) && value >= min)) throw new TypeError(`startEmulator: ${name} must be a number of ms >= ${min}, got ${String(value)}`);
+  if (!(Number.isFinite(value) && value >= min))
+    throw new TypeError(`startEmulator: ${name} must be a number of ms >= ${min}, got ${String(value)}`);
   return value;
 }
 
 function checkClients(clients: readonly EmulatorClient[]): readonly EmulatorClient[] {
-  if (!Array.isArray(clients) || clients.length === 0) throw new TypeError('startEmulator: clients must be a non-empty array of { clientId, clientSecret }');
+  if (!Array.isArray(clients) || clients.length === 0)
+    throw new TypeError('startEmulator: clients must be a non-empty array of { clientId, clientSecret }');
   const ids = new Set<string>();
   for (const client of clients) {
-    if (typeof client?.clientId !== 'string' || client.clientId === '' || typeof client.clientSecret !== 'string' || client.clientSecret === '') {
+    if (
+      typeof client?.clientId !== 'string' ||
+      client.clientId === '' ||
+      typeof client.clientSecret !== 'string' ||
+      client.clientSecret === ''
+    ) {
       throw new TypeError('startEmulator: every client needs a non-empty clientId and clientSecret');
     }
     if (ids.has(client.clientId)) throw new TypeError(`startEmulator: clientId "${client.clientId}" is listed twice`);
@@ -62,7 +69,8 @@ function checkClients(clients: readonly EmulatorClient[]): readonly EmulatorClie
 export function resolveOptions(options: EmulatorOptions): EmulatorConfig {
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') throw new TypeError('startEmulator: host must be a non-empty string');
-  if (options.log !== undefined && typeof options.log !== 'function') throw new TypeError('startEmulator: log must be a function');
+  if (options.log !== undefined && typeof options.log !== 'function')
+    throw new TypeError('startEmulator: log must be a function');
   return {
     clients: checkClients(options.clients ?? [EMULATOR_DEFAULT_CLIENT]),
     host,

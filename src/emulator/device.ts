@@ -57,16 +57,29 @@ function parseOs(userAgent: string): OsParts {
     return { os: 'Android', osVersion: match[1] ?? '', platform: 'Linux armv8l', mobile: true, cpu: 'arm64' };
   }
   if ((match = /(?:iPhone|iPad|iPod).* OS ([\d_]+)/.exec(userAgent))) {
-    return { os: 'iOS', osVersion: (match[1] ?? '').replaceAll('_', '.'), platform: 'iPhone', mobile: true, cpu: 'arm64' };
+    return {
+      os: 'iOS',
+      osVersion: (match[1] ?? '').replaceAll('_', '.'),
+      platform: 'iPhone',
+      mobile: true,
+      cpu: 'arm64',
+    };
   }
   if ((match = /Windows NT ([\d.]+)/.exec(userAgent))) {
     const nt = match[1] ?? '';
     return { os: 'Windows', osVersion: WINDOWS_VERSIONS[nt] ?? nt, platform: 'Win32', mobile: false, cpu: 'amd64' };
   }
   if ((match = /Mac OS X ([\d_.]+)/.exec(userAgent))) {
-    return { os: 'Mac OS', osVersion: (match[1] ?? '').replaceAll('_', '.'), platform: 'MacIntel', mobile: false, cpu: 'arm64' };
+    return {
+      os: 'Mac OS',
+      osVersion: (match[1] ?? '').replaceAll('_', '.'),
+      platform: 'MacIntel',
+      mobile: false,
+      cpu: 'arm64',
+    };
   }
-  if (/Linux/.test(userAgent)) return { os: 'Linux', osVersion: '', platform: 'Linux x86_64', mobile: false, cpu: 'amd64' };
+  if (/Linux/.test(userAgent))
+    return { os: 'Linux', osVersion: '', platform: 'Linux x86_64', mobile: false, cpu: 'amd64' };
   return { os: 'Unknown', osVersion: '', platform: '', mobile: false, cpu: '' };
 }
 

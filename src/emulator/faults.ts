@@ -20,9 +20,15 @@ function checkSpec(spec: FaultSpec): void {
     throw new TypeError(`fault(spec): spec.times must be an integer >= 1 or Infinity, got ${String(spec.times)}`);
   }
   if (spec.reset && (spec.status !== undefined || spec.body !== undefined || spec.headers !== undefined)) {
-    throw new TypeError('fault(spec): spec.reset destroys the socket, so it cannot be combined with status, body or headers');
+    throw new TypeError(
+      'fault(spec): spec.reset destroys the socket, so it cannot be combined with status, body or headers',
+    );
   }
-  if (spec.body !== undefined && typeof spec.body !== 'string' && (typeof spec.body !== 'object' || spec.body === null)) {
+  if (
+    spec.body !== undefined &&
+    typeof spec.body !== 'string' &&
+    (typeof spec.body !== 'object' || spec.body === null)
+  ) {
     throw new TypeError('fault(spec): spec.body must be a string or an object');
   }
 }

@@ -23,7 +23,8 @@ export function sendRaw(res: ServerResponse, status: number, body: string, heade
 // The pages are self-contained: no scripts, no external assets, inline styles only.
 const HTML_HEADERS: OutgoingHttpHeaders = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
 };
@@ -85,7 +86,10 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
 /** Reads an application/x-www-form-urlencoded body, or throws 415/413. */
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   if (mediaTypeOf(req) !== 'application/x-www-form-urlencoded') {
-    throw apiError('unsupportedMediaType', 'Send the body as a form with Content-Type: application/x-www-form-urlencoded.');
+    throw apiError(
+      'unsupportedMediaType',
+      'Send the body as a form with Content-Type: application/x-www-form-urlencoded.',
+    );
   }
   return new URLSearchParams(await readBody(req));
 }

@@ -3,7 +3,13 @@ import { RISK_SCENARIOS } from './scenarios.js';
 import type { Login } from './store.js';
 import type { OutboxEntry } from './types.js';
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -42,7 +48,12 @@ function stateOf(entry: OutboxEntry, login: Login | undefined, now: number): Lin
 
 function relative(ms: number): string {
   const seconds = Math.round(Math.abs(ms) / 1000);
-  const text = seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : `${Math.round(seconds / 3600)} h`;
+  const text =
+    seconds < 120
+      ? `${seconds} s`
+      : seconds < 7200
+        ? `${Math.round(seconds / 60)} min`
+        : `${Math.round(seconds / 3600)} h`;
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }
 
@@ -50,8 +61,13 @@ function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
   const channel = entry.type === 'MOBILE' ? 'WhatsApp' : 'E-mail';
   const actions =
     state === 'waiting' || state === 'clicked'
-      ? `<div class="actions"><a class="primary" href="${escapeHtml(entry.link)}">Open link</a>${RISK_SCENARIOS.filter((s) => s !== 'clean')
-          .map((s) => `<a href="${escapeHtml(`${entry.link}?risk=${s}`)}" title="Log in with the ${s} risk scenario">as ${s}</a>`)
+      ? `<div class="actions"><a class="primary" href="${escapeHtml(entry.link)}">Open link</a>${RISK_SCENARIOS.filter(
+          (s) => s !== 'clean',
+        )
+          .map(
+            (s) =>
+              `<a href="${escapeHtml(`${entry.link}?risk=${s}`)}" title="Log in with the ${s} risk scenario">as ${s}</a>`,
+          )
           .join('')}</div>`
       : '';
   return `<section class="entry"><h2><span class="badge">${channel}</span><span class="badge ${state}">${state}</span>${escapeHtml(entry.to)}</h2>
@@ -65,7 +81,11 @@ function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
  * The dev inbox: every delivered link, newest first, with one button per risk scenario.
  * It never shows a code (it exists only after a click) nor a session token.
  */
-export function inboxPage(sent: ReadonlyArray<{ entry: OutboxEntry; login: Login | undefined }>, now: number, urls: { authUrl: string }): string {
+export function inboxPage(
+  sent: ReadonlyArray<{ entry: OutboxEntry; login: Login | undefined }>,
+  now: number,
+  urls: { authUrl: string },
+): string {
   const cards = [...sent]
     .reverse()
     .map(({ entry, login }) => entryCard(entry, stateOf(entry, login, now), now))

@@ -13,7 +13,8 @@ export function issueToken(ctx: EmulatorContext, options: IssueTokenOptions = {}
   if (mobileNumber !== undefined && !isValidMobile(mobileNumber)) {
     throw new TypeError('issueToken: mobileNumber must be 8 to 15 digits with country code, no plus sign');
   }
-  if (email !== undefined && !isValidEmail(email.trim())) throw new TypeError('issueToken: email is not a valid address');
+  if (email !== undefined && !isValidEmail(email.trim()))
+    throw new TypeError('issueToken: email is not a valid address');
   if (!isRiskScenario(risk)) throw new TypeError(`issueToken: risk must be one of ${RISK_SCENARIOS.join(', ')}`);
   const clientId = options.clientId ?? ctx.clients.clients[0]?.clientId ?? '';
   if (!ctx.clients.has(clientId)) throw new TypeError(`issueToken: clientId "${clientId}" is not a configured client`);

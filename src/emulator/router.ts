@@ -24,12 +24,19 @@ const HANDLERS: Readonly<Record<EndpointName, Handler>> = {
   sessionDetails,
 };
 
-const ENDPOINT_BY_PATH: ReadonlyMap<string, EndpointDescriptor> = new Map(Object.values(ENDPOINTS).map((endpoint) => [endpoint.path, endpoint]));
+const ENDPOINT_BY_PATH: ReadonlyMap<string, EndpointDescriptor> = new Map(
+  Object.values(ENDPOINTS).map((endpoint) => [endpoint.path, endpoint]),
+);
 
 const HOST_NAMES: Readonly<Record<ServiceHost, string>> = { auth: 'auth', userAuth: 'user-auth' };
 
 /** Sends the fault's answer, or destroys the socket; false when the fault was a pure delay. */
-async function applyFault(ctx: EmulatorContext, fault: FaultSpec, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+async function applyFault(
+  ctx: EmulatorContext,
+  fault: FaultSpec,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
   if (fault.delayMs) await ctx.waits.wait(fault.delayMs);
   if (fault.reset) {
     req.socket.destroy();
@@ -37,7 +44,9 @@ async function applyFault(ctx: EmulatorContext, fault: FaultSpec, req: IncomingM
   }
   if (!faultAnswers(fault)) return false;
   const status = fault.status ?? ERRORS.fault.status;
-  const headers = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   if (typeof fault.body === 'string') {
     sendRaw(res, status, fault.body, { 'content-type': 'text/plain; charset=utf-8', ...headers });
   } else {
@@ -51,13 +60,19 @@ async function applyFault(ctx: EmulatorContext, fault: FaultSpec, req: IncomingM
 function routeDev(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
   const isDevPath = path === '/' || path === OUTBOX_PATH || path.startsWith(LINK_PREFIX);
   if (!isDevPath) throw apiError('notFound');
-  if (req.method !== 'GET' && req.method !== 'HEAD') throw apiError('methodNotAllowed', 'Use GET.', { allow: 'GET, HEAD' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw apiError('methodNotAllowed', 'Use GET.', { allow: 'GET, HEAD' });
   if (path === '/') return showInbox(ctx, req, res);
   if (path === OUTBOX_PATH) return showOutbox(ctx, req, res);
   return openLink(ctx, req, res, path.slice(LINK_PREFIX.length), query);
 }
 
-async function route(ctx: EmulatorContext, host: ServiceHost, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(
+  ctx: EmulatorContext,
+  host: ServiceHost,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = req.url ?? '/';
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -72,7 +87,10 @@ async function route(ctx: EmulatorContext, host: ServiceHost, req: IncomingMessa
     return routeDev(ctx, req, res, path, query);
   }
   if (endpoint.host !== host) {
-    throw apiError('notFound', `${endpoint.name} is served on the ${HOST_NAMES[endpoint.host]} host, not on the ${HOST_NAMES[host]} host.`);
+    throw apiError(
+      'notFound',
+      `${endpoint.name} is served on the ${HOST_NAMES[endpoint.host]} host, not on the ${HOST_NAMES[host]} host.`,
+    );
   }
   if (req.method !== endpoint.method) {
     throw apiError('methodNotAllowed', `Use ${endpoint.method} for ${endpoint.path}.`, { allow: endpoint.method });

@@ -40,9 +40,28 @@ function identityBase(identity: LoginIdentity) {
 }
 
 function basicDevice(device: DeviceInfo): BasicDeviceInfo {
-  const { userAgent, platform, vendor, language, cookieEnabled, screenWidth, screenHeight, screenColorDepth, devicePixelRatio } =
-    device;
-  return { userAgent, platform, vendor, language, cookieEnabled, screenWidth, screenHeight, screenColorDepth, devicePixelRatio };
+  const {
+    userAgent,
+    platform,
+    vendor,
+    language,
+    cookieEnabled,
+    screenWidth,
+    screenHeight,
+    screenColorDepth,
+    devicePixelRatio,
+  } = device;
+  return {
+    userAgent,
+    platform,
+    vendor,
+    language,
+    cookieEnabled,
+    screenWidth,
+    screenHeight,
+    screenColorDepth,
+    devicePixelRatio,
+  };
 }
 
 function sessionDevice(device: DeviceInfo): SessionDeviceInfo {
@@ -52,7 +71,12 @@ function sessionDevice(device: DeviceInfo): SessionDeviceInfo {
 
 /** validate-token's device: browserInfo without the members only secure-info has. */
 function tokenDevice(device: DeviceInfo): DeviceInfo {
-  const { browserMajorVersion: _major, browserFullVersion: _full, userAgent: _ua, ...browserInfo } = device.browserInfo ?? {};
+  const {
+    browserMajorVersion: _major,
+    browserFullVersion: _full,
+    userAgent: _ua,
+    ...browserInfo
+  } = device.browserInfo ?? {};
   return { ...device, browserInfo };
 }
 
@@ -86,7 +110,11 @@ export function codeVerificationResult(login: Completed): CodeVerificationResult
 export function tokenValidationResult(login: Completed): TokenValidationResult {
   const { completion } = login;
   const verifiedAt = new Date(completion.completedAt).toISOString();
-  const identities: TokenIdentity[] = login.identities.map((identity) => ({ ...identityBase(identity), verified: true, verifiedAt }));
+  const identities: TokenIdentity[] = login.identities.map((identity) => ({
+    ...identityBase(identity),
+    verified: true,
+    verifiedAt,
+  }));
   const result: TokenValidationResult = {
     token: completion.token,
     status: 'SUCCESS',
@@ -148,7 +176,10 @@ export function userInfo(login: Completed): UserInfo {
   };
   if (email) {
     info.email = email.value;
-    info.authentication_details = { ...info.authentication_details, email: { email: email.value, mode: email.method, auth_state: 'verified' } };
+    info.authentication_details = {
+      ...info.authentication_details,
+      email: { email: email.value, mode: email.method, auth_state: 'verified' },
+    };
   }
   if (mobile) {
     const phone = splitPhone(mobile.value);
@@ -157,7 +188,12 @@ export function userInfo(login: Completed): UserInfo {
     info.country_code = phone.countryCode;
     info.authentication_details = {
       ...info.authentication_details,
-      phone: { mode: mobile.method, phone_number: phone.national, country_code: phone.countryCode, auth_state: 'verified' },
+      phone: {
+        mode: mobile.method,
+        phone_number: phone.national,
+        country_code: phone.countryCode,
+        auth_state: 'verified',
+      },
     };
   }
   return info;

@@ -102,7 +102,9 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
     // Judged as of when they were read (a factory reset "6 days before" stays 6 days before);
     // how old they may be is maxAgeMs's business.
-    const verdict = assessRisk(record.risk?.signals ?? undefined, policy, { now: record.risk?.at ?? now }) as GuardVerdict;
+    const verdict = assessRisk(record.risk?.signals ?? undefined, policy, {
+      now: record.risk?.at ?? now,
+    }) as GuardVerdict;
     verdict.signalsAt = record.risk?.at ?? null;
     verdict.stale = stale;
     verdict.refreshed = refreshed;
@@ -126,7 +128,14 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     }
   };
 
-  const respond = (req: HttpRequest, res: ServerResponse, next: NextFunction, record: LoginRecord, verdict: GuardVerdict, now: number): void => {
+  const respond = (
+    req: HttpRequest,
+    res: ServerResponse,
+    next: NextFunction,
+    record: LoginRecord,
+    verdict: GuardVerdict,
+    now: number,
+  ): void => {
     (req as HttpRequest & { risk?: GuardVerdict }).risk = verdict;
     if (opts.audit) {
       opts.audit({
@@ -143,7 +152,9 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     }
     if (opts.observeOnly || verdict.action === 'allow') return next();
     if (verdict.action === 'challenge') {
-      return opts.onChallenge ? opts.onChallenge(req, res, next, verdict) : refuse(req, res, 'RISK_CHALLENGE', opts.loginURL);
+      return opts.onChallenge
+        ? opts.onChallenge(req, res, next, verdict)
+        : refuse(req, res, 'RISK_CHALLENGE', opts.loginURL);
     }
     return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginURL);
   };

@@ -87,7 +87,9 @@ const JUDGES: { [K in SignalName]: Judge<K> } = {
     at > 0 && now - at < policy.factoryResetWithinMs ? { action: policy.factoryReset, detail: 'recent' } : undefined,
   frida: whenTrue('frida'),
   suspectScore: (score, policy) =>
-    score > policy.maxSuspectScore ? { action: policy.suspectScore, detail: `score>${policy.maxSuspectScore}` } : undefined,
+    score > policy.maxSuspectScore
+      ? { action: policy.suspectScore, detail: `score>${policy.maxSuspectScore}` }
+      : undefined,
   privacySettings: whenTrue('privacySettings'),
   virtualMachine: whenTrue('virtualMachine'),
   locationSpoofing: whenTrue('locationSpoofing'),
@@ -101,7 +103,9 @@ function judgeSignal<K extends SignalName>(
   now: number,
 ): RiskReason | undefined {
   if (reading === undefined) {
-    return policy.requiredSignals.includes(name) ? { signal: 'missing', action: policy.missing, detail: name } : undefined;
+    return policy.requiredSignals.includes(name)
+      ? { signal: 'missing', action: policy.missing, detail: name }
+      : undefined;
   }
   if (reading === MALFORMED) return { signal: 'malformed', action: policy.malformed, detail: name };
   const finding = JUDGES[name](reading as SignalValues[K], policy, now);
@@ -115,7 +119,8 @@ function decide(read: SignalsRead, policy: ResolvedRiskPolicy, now: number): Ris
       : [{ signal: read.kind, action: policy[read.kind], detail: 'secureInfo' }];
   const reasons = found.filter((reason): reason is RiskReason => reason !== undefined && reason.action !== 'allow');
   const verdict: RiskVerdict = { action: strictestAction(...reasons.map((reason) => reason.action)), reasons };
-  if (read.kind === 'present' && typeof read.signals.suspectScore === 'number') verdict.score = read.signals.suspectScore;
+  if (read.kind === 'present' && typeof read.signals.suspectScore === 'number')
+    verdict.score = read.signals.suspectScore;
   return verdict;
 }
 

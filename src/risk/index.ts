@@ -13,4 +13,11 @@ export {
   strictestAction,
   validateRiskPolicy,
 } from './policy.js';
-export type { ResolvedRiskPolicy, RiskAction, RiskPolicy, RiskSignal, RiskSignalActions, SignalName } from './policy.js';
+export type {
+  ResolvedRiskPolicy,
+  RiskAction,
+  RiskPolicy,
+  RiskSignal,
+  RiskSignalActions,
+  SignalName,
+} from './policy.js';

@@ -173,7 +173,8 @@ export function validateRiskPolicy(policy?: RiskPolicy | null): ResolvedRiskPoli
 const RESOLVED = new WeakSet<object>([DEFAULT_RISK_POLICY]);
 
 function checkSignalNames(value: unknown, option: string): readonly SignalName[] {
-  if (!Array.isArray(value)) throw new TypeError(`The ${option} must be an array of signal names, got ${describe(value)}.`);
+  if (!Array.isArray(value))
+    throw new TypeError(`The ${option} must be an array of signal names, got ${describe(value)}.`);
   for (const name of value) {
     if (!(SIGNAL_NAMES as readonly unknown[]).includes(name)) {
       throw new TypeError(`The ${option} holds ${describe(name)}, which is not one of: ${SIGNAL_NAMES.join(', ')}.`);

@@ -57,10 +57,7 @@ export interface SignalValues {
 export type SignalReadings = { [K in SignalName]?: SignalValues[K] | Malformed };
 
 /** The whole input: no signals at all, not an object at all, or the signals read one by one. */
-export type SignalsRead =
-  | { kind: 'missing' }
-  | { kind: 'malformed' }
-  | { kind: 'present'; signals: SignalReadings };
+export type SignalsRead = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'present'; signals: SignalReadings };
 
 export const MISSING_READ: SignalsRead = Object.freeze({ kind: 'missing' });
 export const MALFORMED_READ: SignalsRead = Object.freeze({ kind: 'malformed' });

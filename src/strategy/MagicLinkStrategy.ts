@@ -113,7 +113,11 @@ export class MagicLinkStrategy {
     } else {
       // Only the person's POST spends the code: GET and HEAD (scanners send both) see the page.
       if (this.settings.confirm && req.method !== 'POST') {
-        if (!req.res) throw new OtplessSetupError('MISSING_RESPONSE', 'confirm mode needs the response object on req.res (use Express or Connect)');
+        if (!req.res)
+          throw new OtplessSetupError(
+            'MISSING_RESPONSE',
+            'confirm mode needs the response object on req.res (use Express or Connect)',
+          );
         return sendConfirmPage(req.res, input.code);
       }
       const now = Date.now();

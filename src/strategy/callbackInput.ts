@@ -3,9 +3,7 @@ import type { CallbackFailureCode } from './failures.js';
 
 /** What the callback was given: a code from the link, a frontend-SDK token, or nothing usable. */
 export type CallbackInput =
-  | { kind: 'code'; code: string }
-  | { kind: 'token'; token: string }
-  | { kind: 'invalid'; failure: CallbackFailureCode };
+  { kind: 'code'; code: string } | { kind: 'token'; token: string } | { kind: 'invalid'; failure: CallbackFailureCode };
 
 /** Codes and tokens are opaque printable ASCII; anything else is refused before any call. */
 const OPAQUE = /^[\x21-\x7e]+$/;

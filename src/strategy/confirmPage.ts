@@ -18,7 +18,10 @@ button{font:inherit;font-size:1.05rem;padding:.7rem 1.6rem;border:0;border-radiu
 </main></body></html>`;
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  );
   res.setHeader('X-Frame-Options', 'DENY');
   res.end(html);
 }

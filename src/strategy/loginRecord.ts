@@ -38,7 +38,6 @@ export interface LoginRiskRecord {
 /** Key of the record in `req.session`. */
 export const LOGIN_RECORD_KEY = 'otpless';
 
-
 /** Reads the login record from the request's session, or `undefined` when there is none. */
 export function readLoginRecord(req: { session?: unknown }): LoginRecord | undefined {
   const record = sessionOf(req)?.[LOGIN_RECORD_KEY];

@@ -50,11 +50,18 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   if (!options || typeof options !== 'object') throw new TypeError(`${PREFIX} requires an options object`);
 
   if (typeof options.callbackURL !== 'string' || !isHttpUrl(options.callbackURL)) {
-    throw new TypeError(`${PREFIX}: options.callbackURL must be an absolute http(s) URL, such as 'https://app.example.com/auth/callback'`);
+    throw new TypeError(
+      `${PREFIX}: options.callbackURL must be an absolute http(s) URL, such as 'https://app.example.com/auth/callback'`,
+    );
   }
   const { expiry } = options;
-  if (expiry !== undefined && (!Number.isInteger(expiry) || expiry < EXPIRY_MIN_SECONDS || expiry > EXPIRY_MAX_SECONDS)) {
-    throw new TypeError(`${PREFIX}: options.expiry must be a whole number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`);
+  if (
+    expiry !== undefined &&
+    (!Number.isInteger(expiry) || expiry < EXPIRY_MIN_SECONDS || expiry > EXPIRY_MAX_SECONDS)
+  ) {
+    throw new TypeError(
+      `${PREFIX}: options.expiry must be a whole number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`,
+    );
   }
   const enrich = options.enrich ?? [];
   if (!Array.isArray(enrich) || enrich.some((e) => !ENRICHMENTS.includes(e))) {
@@ -72,7 +79,8 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
 
   let client: OtplessClient;
   if (options.client !== undefined) {
-    if (!(options.client instanceof OtplessClient)) throw new TypeError(`${PREFIX}: options.client must be an OtplessClient`);
+    if (!(options.client instanceof OtplessClient))
+      throw new TypeError(`${PREFIX}: options.client must be an OtplessClient`);
     client = options.client;
   } else {
     // The client checks clientId, clientSecret, the URLs and the timeout, naming each.

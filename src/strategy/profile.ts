@@ -70,7 +70,9 @@ export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | u
     ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
     // A successful code verification is itself the proof: an identity it reports without a
     // `verified` member was verified by it.
-    ...(verification?.userDetails.identities ?? []).map((i) => normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp)),
+    ...(verification?.userDetails.identities ?? []).map((i) =>
+      normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp),
+    ),
   ]);
 
   const emails = contactList(

@@ -2,11 +2,7 @@ import { OtplessError } from '../client/index.js';
 
 /** Why a route of ours could not do its work. */
 export type RequestFailureReason =
-  | 'INVALID_INPUT'
-  | 'CROSS_SITE'
-  | 'SERVICE_TIMEOUT'
-  | 'SERVICE_UNAVAILABLE'
-  | 'SERVICE_ERROR';
+  'INVALID_INPUT' | 'CROSS_SITE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'SERVICE_ERROR';
 
 /**
  * A route of ours (`send()`, or the callback when the service fails) could not do its work.
@@ -40,4 +36,8 @@ export class OtplessRequestError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessRequestError.prototype, 'name', { value: 'OtplessRequestError', writable: true, configurable: true });
+Object.defineProperty(OtplessRequestError.prototype, 'name', {
+  value: 'OtplessRequestError',
+  writable: true,
+  configurable: true,
+});

@@ -56,5 +56,11 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
   const status = statusForServiceError(err);
   const reason: RequestFailureReason =
     status === 504 ? 'SERVICE_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR';
-  return new OtplessRequestError(status >= 500 ? status : 502, reason, message, undefined, err instanceof Error ? err : undefined);
+  return new OtplessRequestError(
+    status >= 500 ? status : 502,
+    reason,
+    message,
+    undefined,
+    err instanceof Error ? err : undefined,
+  );
 }

@@ -37,4 +37,8 @@ export class OtplessSetupError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessSetupError.prototype, 'name', { value: 'OtplessSetupError', writable: true, configurable: true });
+Object.defineProperty(OtplessSetupError.prototype, 'name', {
+  value: 'OtplessSetupError',
+  writable: true,
+  configurable: true,
+});

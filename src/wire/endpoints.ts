@@ -19,20 +19,45 @@ export interface EndpointDescriptor {
 }
 
 export type EndpointName =
-  | 'sendMagicLink'
-  | 'verifyCode'
-  | 'userInfo'
-  | 'validateToken'
-  | 'secureInfo'
-  | 'sessionDetails';
+  'sendMagicLink' | 'verifyCode' | 'userInfo' | 'validateToken' | 'secureInfo' | 'sessionDetails';
 
 export const ENDPOINTS: Readonly<Record<EndpointName, EndpointDescriptor>> = Object.freeze({
-  sendMagicLink: { name: 'sendMagicLink', method: 'GET', host: 'auth', path: '/auth/v1/authorize', credentials: 'query' },
-  verifyCode: { name: 'verifyCode', method: 'POST', host: 'auth', path: '/auth/v1/verify/code', credentials: 'headers' },
+  sendMagicLink: {
+    name: 'sendMagicLink',
+    method: 'GET',
+    host: 'auth',
+    path: '/auth/v1/authorize',
+    credentials: 'query',
+  },
+  verifyCode: {
+    name: 'verifyCode',
+    method: 'POST',
+    host: 'auth',
+    path: '/auth/v1/verify/code',
+    credentials: 'headers',
+  },
   userInfo: { name: 'userInfo', method: 'POST', host: 'auth', path: '/auth/userInfo', credentials: 'form' },
-  validateToken: { name: 'validateToken', method: 'POST', host: 'userAuth', path: '/auth/v1/validate/token', credentials: 'headers' },
-  secureInfo: { name: 'secureInfo', method: 'POST', host: 'userAuth', path: '/auth/v1/secure-info', credentials: 'headers' },
-  sessionDetails: { name: 'sessionDetails', method: 'POST', host: 'userAuth', path: '/v1/sessions/get-session-details', credentials: 'headers' },
+  validateToken: {
+    name: 'validateToken',
+    method: 'POST',
+    host: 'userAuth',
+    path: '/auth/v1/validate/token',
+    credentials: 'headers',
+  },
+  secureInfo: {
+    name: 'secureInfo',
+    method: 'POST',
+    host: 'userAuth',
+    path: '/auth/v1/secure-info',
+    credentials: 'headers',
+  },
+  sessionDetails: {
+    name: 'sessionDetails',
+    method: 'POST',
+    host: 'userAuth',
+    path: '/v1/sessions/get-session-details',
+    credentials: 'headers',
+  },
 });
 
 /** Default production hosts (service-facts.md). */

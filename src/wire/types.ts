@@ -131,7 +131,10 @@ export interface SessionNetwork extends Extensible {
   ip?: string;
   timezone?: string;
   // Pick, not Omit: Omit over an index signature would erase the named members.
-  ipLocation?: Pick<IpLocation, 'city' | 'subdivisions' | 'country' | 'continent' | 'latitude' | 'longitude' | 'postalCode'> &
+  ipLocation?: Pick<
+    IpLocation,
+    'city' | 'subdivisions' | 'country' | 'continent' | 'latitude' | 'longitude' | 'postalCode'
+  > &
     Extensible;
 }
 

@@ -12,7 +12,12 @@ const produced: { err: unknown; values: string[] }[] = [];
 
 beforeAll(async () => {
   emu = await startEmulator({ quiet: true });
-  client = new OtplessClient({ ...EMULATOR_DEFAULT_CLIENT, authUrl: emu.authUrl, userAuthUrl: emu.userAuthUrl, timeoutMs: TIMEOUT });
+  client = new OtplessClient({
+    ...EMULATOR_DEFAULT_CLIENT,
+    authUrl: emu.authUrl,
+    userAuthUrl: emu.userAuthUrl,
+    timeoutMs: TIMEOUT,
+  });
 });
 afterEach(() => emu.clearFaults());
 afterAll(async () => {
@@ -54,7 +59,11 @@ describe('every call, end to end against the emulator', () => {
     const { sent, entry, verified, token } = await login({ email: 'Ada@Example.com' });
     expect(sent.requestIds).toEqual([{ type: 'EMAIL', value: entry.requestId }]);
     expect(verified.requestId).toBe(entry.requestId);
-    expect(verified.userDetails.identities[0]).toMatchObject({ identityType: 'EMAIL', identityValue: 'ada@example.com', verified: true });
+    expect(verified.userDetails.identities[0]).toMatchObject({
+      identityType: 'EMAIL',
+      identityValue: 'ada@example.com',
+      verified: true,
+    });
 
     const info = await client.getUserInfo(token);
     expect(info.email).toBe('ada@example.com');
@@ -73,7 +82,11 @@ describe('every call, end to end against the emulator', () => {
   });
 
   it('mobile and e-mail at once: one request entry per channel', async () => {
-    const sent = await client.sendMagicLink({ mobileNumber: '+91 98765-43210', email: 'grace@example.com', redirectUri: 'https://app.example/cb' });
+    const sent = await client.sendMagicLink({
+      mobileNumber: '+91 98765-43210',
+      email: 'grace@example.com',
+      redirectUri: 'https://app.example/cb',
+    });
     expect(sent.requestIds.map((r) => r.type).sort()).toEqual(['EMAIL', 'MOBILE']);
     expect(sent.requestIds.find((r) => r.type === 'MOBILE')?.destinationUri).toEqual(expect.any(String));
     const mobile = emu.outbox().find((e) => e.type === 'MOBILE' && e.to === '919876543210');
@@ -112,22 +125,49 @@ describe('codes and tokens: single use and expiry', () => {
   it('an expired token: API_ERROR on every token call (userInfo in its legacy form)', async () => {
     const token = emu.issueToken({ email: 'old@example.com' });
     emu.advanceTime(24 * 60 * 60 * 1000);
-    expect(await errorOf(client.getUserInfo(token), token)).toMatchObject({ code: 'API_ERROR', status: 400, serviceMessage: 'token is expired', errorCode: undefined });
-    expect(await errorOf(client.validateToken(token), token)).toMatchObject({ code: 'API_ERROR', status: 401, errorCode: '7301' });
-    expect(await errorOf(client.getSecureInfo(token), token)).toMatchObject({ code: 'API_ERROR', status: 401, errorCode: '7301' });
+    expect(await errorOf(client.getUserInfo(token), token)).toMatchObject({
+      code: 'API_ERROR',
+      status: 400,
+      serviceMessage: 'token is expired',
+      errorCode: undefined,
+    });
+    expect(await errorOf(client.validateToken(token), token)).toMatchObject({
+      code: 'API_ERROR',
+      status: 401,
+      errorCode: '7301',
+    });
+    expect(await errorOf(client.getSecureInfo(token), token)).toMatchObject({
+      code: 'API_ERROR',
+      status: 401,
+      errorCode: '7301',
+    });
   });
 
   it('unknown code, token and session token', async () => {
-    expect(await errorOf(client.verifyCode('no-such-code'), 'no-such-code')).toMatchObject({ status: 400, errorCode: '7118' });
-    expect(await errorOf(client.validateToken('no-such-token'), 'no-such-token')).toMatchObject({ status: 400, errorCode: '7114' });
-    expect(await errorOf(client.getSessionDetails('no-such-session'), 'no-such-session')).toMatchObject({ status: 400, errorCode: '7114' });
+    expect(await errorOf(client.verifyCode('no-such-code'), 'no-such-code')).toMatchObject({
+      status: 400,
+      errorCode: '7118',
+    });
+    expect(await errorOf(client.validateToken('no-such-token'), 'no-such-token')).toMatchObject({
+      status: 400,
+      errorCode: '7114',
+    });
+    expect(await errorOf(client.getSessionDetails('no-such-session'), 'no-such-session')).toMatchObject({
+      status: 400,
+      errorCode: '7114',
+    });
   });
 });
 
 describe('configuration mistakes', () => {
   it('a wrong secret: 401 on every endpoint, never echoed', async () => {
     const wrongSecret = 'wrong-secret-value-987';
-    const bad = new OtplessClient({ clientId: EMULATOR_DEFAULT_CLIENT.clientId, clientSecret: wrongSecret, authUrl: emu.authUrl, userAuthUrl: emu.userAuthUrl });
+    const bad = new OtplessClient({
+      clientId: EMULATOR_DEFAULT_CLIENT.clientId,
+      clientSecret: wrongSecret,
+      authUrl: emu.authUrl,
+      userAuthUrl: emu.userAuthUrl,
+    });
     const token = emu.issueToken();
     const calls = [
       () => bad.sendMagicLink({ email: 'a@example.com', redirectUri: 'https://app.example/cb' }),
@@ -145,7 +185,11 @@ describe('configuration mistakes', () => {
   });
 
   it('wrong host: the hosts swapped give API_ERROR 404, never a half-typed result', async () => {
-    const swapped = new OtplessClient({ ...EMULATOR_DEFAULT_CLIENT, authUrl: emu.userAuthUrl, userAuthUrl: emu.authUrl });
+    const swapped = new OtplessClient({
+      ...EMULATOR_DEFAULT_CLIENT,
+      authUrl: emu.userAuthUrl,
+      userAuthUrl: emu.authUrl,
+    });
     const token = emu.issueToken();
     expect(await errorOf(swapped.verifyCode('c'))).toMatchObject({ code: 'API_ERROR', status: 404, errorCode: '7404' });
     expect(await errorOf(swapped.validateToken(token), token)).toMatchObject({ code: 'API_ERROR', status: 404 });
@@ -161,7 +205,11 @@ describe('emulator faults map to the right error code', () => {
     [500, undefined],
     [503, '7503'],
   ])('HTTP %i → API_ERROR with status and errorCode', async (status, errorCode) => {
-    emu.fault({ path: ENDPOINTS.verifyCode.path, status, ...(errorCode ? { body: { message: 'Injected', errorCode, description: 'Injected fault.' } } : {}) });
+    emu.fault({
+      path: ENDPOINTS.verifyCode.path,
+      status,
+      ...(errorCode ? { body: { message: 'Injected', errorCode, description: 'Injected fault.' } } : {}),
+    });
     const err = await errorOf(client.verifyCode('code-x'), 'code-x');
     expect(err).toMatchObject({ code: 'API_ERROR', status, errorCode: errorCode ?? '7999', endpoint: 'verifyCode' });
   });
@@ -176,7 +224,10 @@ describe('emulator faults map to the right error code', () => {
 
   it('a reset → NETWORK', async () => {
     emu.fault({ path: ENDPOINTS.userInfo.path, reset: true });
-    expect(await errorOf(client.getUserInfo('tok-reset'), 'tok-reset')).toMatchObject({ code: 'NETWORK', endpoint: 'userInfo' });
+    expect(await errorOf(client.getUserInfo('tok-reset'), 'tok-reset')).toMatchObject({
+      code: 'NETWORK',
+      endpoint: 'userInfo',
+    });
   });
 
   it.each([
@@ -185,7 +236,12 @@ describe('emulator faults map to the right error code', () => {
     ['a wrong shape', { requestIds: [{ type: 'EMAIL' }] }, 'requestIds[0].value'],
     ['a huge body', 'x'.repeat(2 * 1024 * 1024), 'larger than maxResponseBytes'],
   ] as const)('200 with %s → BAD_RESPONSE', async (_what, body, text) => {
-    emu.fault({ path: ENDPOINTS.sendMagicLink.path, status: 200, body, headers: { 'content-type': 'application/json' } });
+    emu.fault({
+      path: ENDPOINTS.sendMagicLink.path,
+      status: 200,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     const err = await errorOf(client.sendMagicLink({ email: 'a@example.com', redirectUri: 'https://app.example/cb' }));
     expect(err).toMatchObject({ code: 'BAD_RESPONSE', endpoint: 'sendMagicLink', status: 200 });
     expect(String(err.message)).toContain(text);

@@ -13,7 +13,13 @@ import {
 describe('error classes', () => {
   const all = [
     new OtplessInputError('email', 'bad email'),
-    new OtplessApiError({ endpoint: 'verifyCode', status: 401, errorCode: '7002', description: 'Invalid credentials', serviceMessage: 'Authorization error' }),
+    new OtplessApiError({
+      endpoint: 'verifyCode',
+      status: 401,
+      errorCode: '7002',
+      description: 'Invalid credentials',
+      serviceMessage: 'Authorization error',
+    }),
     new OtplessTimeoutError('userInfo', 1000),
     new OtplessNetworkError('validateToken', 'unreachable', new Error('ECONNREFUSED')),
     new OtplessResponseError('secureInfo', 200, 'body is not JSON'),
@@ -38,8 +44,17 @@ describe('error classes', () => {
   });
 
   it('carry their fields as plain enumerable data', () => {
-    expect(JSON.parse(JSON.stringify(all[1]))).toEqual({ code: 'API_ERROR', endpoint: 'verifyCode', status: 401, errorCode: '7002', description: 'Invalid credentials', serviceMessage: 'Authorization error' });
-    expect(all[1]?.message).toBe('OTPless verifyCode failed with HTTP 401 (errorCode 7002): Invalid credentials. Check clientId and clientSecret, and that this client may use this endpoint.');
+    expect(JSON.parse(JSON.stringify(all[1]))).toEqual({
+      code: 'API_ERROR',
+      endpoint: 'verifyCode',
+      status: 401,
+      errorCode: '7002',
+      description: 'Invalid credentials',
+      serviceMessage: 'Authorization error',
+    });
+    expect(all[1]?.message).toBe(
+      'OTPless verifyCode failed with HTTP 401 (errorCode 7002): Invalid credentials. Check clientId and clientSecret, and that this client may use this endpoint.',
+    );
     expect(JSON.parse(JSON.stringify(all[2]))).toEqual({ code: 'TIMEOUT', endpoint: 'userInfo', timeoutMs: 1000 });
     expect(all[0]).toMatchObject({ field: 'email' });
     expect(inspect(all[4])).toContain("code: 'BAD_RESPONSE'");
@@ -52,7 +67,15 @@ describe('error classes', () => {
   });
 
   it('isOtplessError rejects look-alikes', () => {
-    for (const v of [undefined, null, 'API_ERROR', 42, new Error('x'), { code: 'API_ERROR' }, Object.assign(new Error('x'), { code: 'TIMEOUT' })]) {
+    for (const v of [
+      undefined,
+      null,
+      'API_ERROR',
+      42,
+      new Error('x'),
+      { code: 'API_ERROR' },
+      Object.assign(new Error('x'), { code: 'TIMEOUT' }),
+    ]) {
       expect(isOtplessError(v)).toBe(false);
       expect(isOtplessError(v, 'API_ERROR')).toBe(false);
     }

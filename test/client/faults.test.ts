@@ -17,7 +17,14 @@ const TIMEOUT = 300;
 
 beforeAll(async () => {
   server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url, timeoutMs: TIMEOUT, maxResponseBytes: 64 * 1024 });
+  client = new OtplessClient({
+    clientId: 'id',
+    clientSecret: 'secret',
+    authUrl: server.url,
+    userAuthUrl: server.url,
+    timeoutMs: TIMEOUT,
+    maxResponseBytes: 64 * 1024,
+  });
 });
 afterEach(() => server.reply(() => ({})));
 afterAll(async () => {
@@ -49,13 +56,28 @@ describe('non-2xx answers are API_ERROR with the details of the body', () => {
     expect(err).toBeInstanceOf(OtplessApiError);
     expect(isOtplessError(err, 'API_ERROR')).toBe(true);
     const api = err as OtplessApiError;
-    expect(api).toMatchObject({ code: 'API_ERROR', status, errorCode, description, serviceMessage: 'Request error', endpoint: 'verifyCode' });
+    expect(api).toMatchObject({
+      code: 'API_ERROR',
+      status,
+      errorCode,
+      description,
+      serviceMessage: 'Request error',
+      endpoint: 'verifyCode',
+    });
     expect(api.message).toContain(`HTTP ${status}`);
   });
 
   it('the legacy userInfo body with message only', async () => {
-    const err = await failure({ status: 400, body: { message: 'token is expired' } }, () => client.getUserInfo('tok-123'));
-    expect(err).toMatchObject({ code: 'API_ERROR', status: 400, errorCode: undefined, serviceMessage: 'token is expired', endpoint: 'userInfo' });
+    const err = await failure({ status: 400, body: { message: 'token is expired' } }, () =>
+      client.getUserInfo('tok-123'),
+    );
+    expect(err).toMatchObject({
+      code: 'API_ERROR',
+      status: 400,
+      errorCode: undefined,
+      serviceMessage: 'token is expired',
+      endpoint: 'userInfo',
+    });
     expect(err.message).toContain('token is expired');
   });
 
@@ -67,7 +89,13 @@ describe('non-2xx answers are API_ERROR with the details of the body', () => {
     ['fields of the wrong type', JSON.stringify({ message: 7, errorCode: { x: 1 }, description: ['a'] })],
   ])('tolerates a %s error body', async (_what, body) => {
     const err = await failure({ status: 502, body, headers: { 'content-type': 'text/html' } });
-    expect(err).toMatchObject({ code: 'API_ERROR', status: 502, errorCode: undefined, description: undefined, serviceMessage: undefined });
+    expect(err).toMatchObject({
+      code: 'API_ERROR',
+      status: 502,
+      errorCode: undefined,
+      description: undefined,
+      serviceMessage: undefined,
+    });
   });
 
   it('a numeric errorCode becomes its string', async () => {
@@ -75,11 +103,18 @@ describe('non-2xx answers are API_ERROR with the details of the body', () => {
   });
 
   it('a 3xx is not followed: API_ERROR', async () => {
-    expect(await failure({ status: 302, body: '', headers: { location: 'https://evil.example/' } })).toMatchObject({ code: 'API_ERROR', status: 302 });
+    expect(await failure({ status: 302, body: '', headers: { location: 'https://evil.example/' } })).toMatchObject({
+      code: 'API_ERROR',
+      status: 302,
+    });
   });
 
   it('a huge error body is not read: API_ERROR without details', async () => {
-    expect(await failure({ status: 500, body: JSON.stringify({ message: 'x'.repeat(200_000) }) })).toMatchObject({ code: 'API_ERROR', status: 500, serviceMessage: undefined });
+    expect(await failure({ status: 500, body: JSON.stringify({ message: 'x'.repeat(200_000) }) })).toMatchObject({
+      code: 'API_ERROR',
+      status: 500,
+      serviceMessage: undefined,
+    });
   });
 });
 
@@ -88,10 +123,18 @@ describe('unusable 2xx answers are BAD_RESPONSE', () => {
     ['broken JSON', { body: '{"requestId": "r", ' }, 'not JSON'],
     ['an empty body', { body: '' }, 'empty body'],
     ['a JSON string', { body: '"hello"' }, 'expected an object'],
-    ['a wrong shape', { body: { ...copy(verifyCodeOk), userDetails: { ...copy(verifyCodeOk).userDetails, token: 42 } } }, 'userDetails.token: expected a string'],
+    [
+      'a wrong shape',
+      { body: { ...copy(verifyCodeOk), userDetails: { ...copy(verifyCodeOk).userDetails, token: 42 } } },
+      'userDetails.token: expected a string',
+    ],
     ['a missing field', { body: { requestId: 'r', message: 'ok' } }, 'userDetails: expected an object'],
     ['a 204', { status: 204, body: '' }, 'empty body'],
-    ['a huge body (content-length)', { body: JSON.stringify({ pad: 'x'.repeat(100_000) }) }, 'larger than maxResponseBytes'],
+    [
+      'a huge body (content-length)',
+      { body: JSON.stringify({ pad: 'x'.repeat(100_000) }) },
+      'larger than maxResponseBytes',
+    ],
     ['a huge body (chunked)', { chunkedBytes: 5_000_000 }, 'larger than maxResponseBytes'],
   ] as [string, Reply, string][])('%s', async (_what, reply, text) => {
     const err = await failure(reply);
@@ -147,7 +190,12 @@ describe('network failures are NETWORK', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const { port } = probe.address() as { port: number };
     await new Promise<void>((r) => probe.close(() => r()));
-    const refused = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+    const refused = new OtplessClient({
+      clientId: 'id',
+      clientSecret: 'secret',
+      authUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 2_000,
+    });
     const err = await refused.verifyCode('c').catch((e: unknown) => e as Error);
     expect(err).toMatchObject({ code: 'NETWORK', endpoint: 'verifyCode' });
     expect(err.message).toContain(`127.0.0.1:${port}`);
@@ -172,7 +220,12 @@ describe('wrong host', () => {
   });
 
   it('an unresolvable host name is NETWORK (or TIMEOUT), never anything else', async () => {
-    const nowhere = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: 'http://no-such-host.invalid', timeoutMs: 3_000 });
+    const nowhere = new OtplessClient({
+      clientId: 'id',
+      clientSecret: 'secret',
+      authUrl: 'http://no-such-host.invalid',
+      timeoutMs: 3_000,
+    });
     const err = await nowhere.verifyCode('c').catch((e: unknown) => e);
     expect(isOtplessError(err, 'NETWORK') || isOtplessError(err, 'TIMEOUT')).toBe(true);
     await nowhere.close();

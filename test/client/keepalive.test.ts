@@ -11,7 +11,13 @@ afterEach(async () => {
 });
 
 const clientFor = (connections?: number) =>
-  new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url, ...(connections ? { connections } : {}) });
+  new OtplessClient({
+    clientId: 'id',
+    clientSecret: 'secret',
+    authUrl: server.url,
+    userAuthUrl: server.url,
+    ...(connections ? { connections } : {}),
+  });
 
 describe('keep-alive pool', () => {
   it('50 sequential calls reuse the same one or two sockets', async () => {
@@ -34,7 +40,12 @@ describe('keep-alive pool', () => {
 
   it('both hosts share one client, each with its own pool', async () => {
     const other = await startCaptureServer();
-    const client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: other.url });
+    const client = new OtplessClient({
+      clientId: 'id',
+      clientSecret: 'secret',
+      authUrl: server.url,
+      userAuthUrl: other.url,
+    });
     for (let i = 0; i < 20; i++) {
       await client.verifyCode('c');
       await client.validateToken('t');

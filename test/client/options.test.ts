@@ -55,7 +55,14 @@ describe('OtplessClient options', () => {
   });
 
   it('accepts http URLs with a path prefix and custom limits', async () => {
-    const client = new OtplessClient({ ...ok, authUrl: 'http://127.0.0.1:1/prefix/', userAuthUrl: 'https://example.com', timeoutMs: 500, maxResponseBytes: 1000, connections: 2 });
+    const client = new OtplessClient({
+      ...ok,
+      authUrl: 'http://127.0.0.1:1/prefix/',
+      userAuthUrl: 'https://example.com',
+      timeoutMs: 500,
+      maxResponseBytes: 1000,
+      connections: 2,
+    });
     await client.close();
   });
 });

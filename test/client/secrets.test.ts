@@ -18,7 +18,15 @@ const errors: { scenario: string; err: unknown }[] = [];
 
 type Call = [string, (c: OtplessClient) => Promise<unknown>];
 const CALLS: Call[] = [
-  ['sendMagicLink', (c) => c.sendMagicLink({ email: 'ada@example.com', mobileNumber: '919876543210', redirectUri: 'https://example.com/cb' })],
+  [
+    'sendMagicLink',
+    (c) =>
+      c.sendMagicLink({
+        email: 'ada@example.com',
+        mobileNumber: '919876543210',
+        redirectUri: 'https://example.com/cb',
+      }),
+  ],
   ['verifyCode', (c) => c.verifyCode(CODE)],
   ['getUserInfo', (c) => c.getUserInfo(TOKEN)],
   ['validateToken', (c) => c.validateToken(TOKEN)],
@@ -27,10 +35,19 @@ const CALLS: Call[] = [
 ];
 
 /** A service that echoes everything it was sent back into its error body. */
-function echoing(status: number): (req: { query: Record<string, string>; body: string; headers: Record<string, unknown> }) => Reply {
+function echoing(
+  status: number,
+): (req: { query: Record<string, string>; body: string; headers: Record<string, unknown> }) => Reply {
   return (req) => {
     const sent = `${JSON.stringify(req.query)} ${req.body} ${String(req.headers['clientsecret'])} ${decodeURIComponent(req.body)}`;
-    return { status, body: { message: `bad request ${sent}`, errorCode: `7${SECRET}`, description: `see /x?client_secret=${encodeURIComponent(SECRET)}&token=${TOKEN}` } };
+    return {
+      status,
+      body: {
+        message: `bad request ${sent}`,
+        errorCode: `7${SECRET}`,
+        description: `see /x?client_secret=${encodeURIComponent(SECRET)}&token=${TOKEN}`,
+      },
+    };
   };
 }
 
@@ -48,7 +65,14 @@ async function collect(scenario: string, c: OtplessClient, reply: Reply | ((req:
 
 beforeAll(async () => {
   server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: SECRET, authUrl: server.url, userAuthUrl: server.url, timeoutMs: 200, maxResponseBytes: 32 * 1024 });
+  client = new OtplessClient({
+    clientId: 'id',
+    clientSecret: SECRET,
+    authUrl: server.url,
+    userAuthUrl: server.url,
+    timeoutMs: 200,
+    maxResponseBytes: 32 * 1024,
+  });
 });
 afterAll(async () => {
   await client.close();
@@ -57,7 +81,8 @@ afterAll(async () => {
 
 describe('no error ever contains the secret, a code or a token', () => {
   it('collects errors of every kind from every call', async () => {
-    for (const status of [400, 401, 403, 429, 500, 503]) await collect(`HTTP ${status} echoing`, client, echoing(status) as never);
+    for (const status of [400, 401, 403, 429, 500, 503])
+      await collect(`HTTP ${status} echoing`, client, echoing(status) as never);
     await collect('not JSON', client, { body: `oops ${SECRET} ${TOKEN}` });
     await collect('empty', client, { body: '' });
     await collect('wrong shape', client, { body: { requestId: TOKEN, userDetails: { token: 5, echo: SECRET } } });
@@ -71,11 +96,21 @@ describe('no error ever contains the secret, a code or a token', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const { port } = probe.address() as { port: number };
     await new Promise<void>((r) => probe.close(() => r()));
-    const refused = new OtplessClient({ clientId: 'id', clientSecret: SECRET, authUrl: `http://127.0.0.1:${port}`, userAuthUrl: `http://127.0.0.1:${port}` });
+    const refused = new OtplessClient({
+      clientId: 'id',
+      clientSecret: SECRET,
+      authUrl: `http://127.0.0.1:${port}`,
+      userAuthUrl: `http://127.0.0.1:${port}`,
+    });
     await collect('refused', refused, {});
     await refused.close();
 
-    const closed = new OtplessClient({ clientId: 'id', clientSecret: SECRET, authUrl: server.url, userAuthUrl: server.url });
+    const closed = new OtplessClient({
+      clientId: 'id',
+      clientSecret: SECRET,
+      authUrl: server.url,
+      userAuthUrl: server.url,
+    });
     await closed.close();
     await collect('closed', closed, {});
 
@@ -98,7 +133,9 @@ describe('no error ever contains the secret, a code or a token', () => {
     }
 
     const codes = new Set(errors.map(({ err }) => (err as { code?: string }).code));
-    expect([...codes].sort()).toEqual(['API_ERROR', 'BAD_RESPONSE', 'INVALID_INPUT', 'NETWORK', 'TIMEOUT', undefined].sort());
+    expect([...codes].sort()).toEqual(
+      ['API_ERROR', 'BAD_RESPONSE', 'INVALID_INPUT', 'NETWORK', 'TIMEOUT', undefined].sort(),
+    );
   });
 
   it('searches message, stack, JSON, util.inspect and cause of each', () => {

@@ -13,11 +13,18 @@ import {
 } from '../../src/client/shapes/index.js';
 import { getAt, kind, paths, setAt } from '../helpers/jsonPaths.js';
 import type { Json, Path } from '../helpers/jsonPaths.js';
-import { copy, secureInfoOk, sendMagicLinkOk, sessionDetailsOk, userInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
+import {
+  copy,
+  secureInfoOk,
+  sendMagicLinkOk,
+  sessionDetailsOk,
+  userInfoOk,
+  validateTokenOk,
+  verifyCodeOk,
+} from './helpers/fixtures.js';
 
 /** Runs per property; a later issue raises it (FUZZ_RUNS=100000). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
-
 
 interface Operation {
   name: string;
@@ -29,15 +36,53 @@ interface Operation {
 
 const isStr = (v: unknown) => typeof v === 'string';
 const identitiesOk = (ids: unknown) =>
-  Array.isArray(ids) && ids.length > 0 && ids.every((i) => (i?.identityType === 'MOBILE' || i?.identityType === 'EMAIL') && isStr(i.identityValue));
+  Array.isArray(ids) &&
+  ids.length > 0 &&
+  ids.every((i) => (i?.identityType === 'MOBILE' || i?.identityType === 'EMAIL') && isStr(i.identityValue));
 
 const OPERATIONS: Operation[] = [
-  { name: 'sendMagicLink', shape: sendMagicLinkResponse, valid: sendMagicLinkOk, critical: (v) => Array.isArray(v.requestIds) && v.requestIds.length > 0 && v.requestIds.every((e: any) => isStr(e?.value)) }, // eslint-disable-line @typescript-eslint/no-explicit-any
-  { name: 'verifyCode', shape: codeVerificationResult, valid: verifyCodeOk, critical: (v) => isStr(v.requestId) && isStr(v.userDetails?.token) && identitiesOk(v.userDetails?.identities) },
+  {
+    name: 'sendMagicLink',
+    shape: sendMagicLinkResponse,
+    valid: sendMagicLinkOk,
+    critical: (v) =>
+      Array.isArray(v.requestIds) &&
+      v.requestIds.length > 0 &&
+      v.requestIds.every((e: unknown) => isStr((e as { value?: unknown } | null)?.value)),
+  },
+  {
+    name: 'verifyCode',
+    shape: codeVerificationResult,
+    valid: verifyCodeOk,
+    critical: (v) => isStr(v.requestId) && isStr(v.userDetails?.token) && identitiesOk(v.userDetails?.identities),
+  },
   { name: 'userInfo', shape: userInfo, valid: userInfoOk, critical: (v) => isStr(v.email) || isStr(v.phone_number) },
-  { name: 'validateToken', shape: tokenValidationResult, valid: validateTokenOk, critical: (v) => isStr(v.token) && isStr(v.userId) && identitiesOk(v.identities) && (v.secureInfo === undefined || typeof v.secureInfo === 'object') },
-  { name: 'secureInfo', shape: secureInfoResult, valid: secureInfoOk, critical: (v) => typeof v.secure_info === 'object' && v.secure_info !== null && !Array.isArray(v.secure_info) },
-  { name: 'sessionDetails', shape: sessionDetails, valid: sessionDetailsOk, critical: (v) => isStr(v.userId) && isStr(v.sessionToken) && identitiesOk(v.identities) && (v.startedAt === undefined || typeof v.startedAt === 'number') },
+  {
+    name: 'validateToken',
+    shape: tokenValidationResult,
+    valid: validateTokenOk,
+    critical: (v) =>
+      isStr(v.token) &&
+      isStr(v.userId) &&
+      identitiesOk(v.identities) &&
+      (v.secureInfo === undefined || typeof v.secureInfo === 'object'),
+  },
+  {
+    name: 'secureInfo',
+    shape: secureInfoResult,
+    valid: secureInfoOk,
+    critical: (v) => typeof v.secure_info === 'object' && v.secure_info !== null && !Array.isArray(v.secure_info),
+  },
+  {
+    name: 'sessionDetails',
+    shape: sessionDetails,
+    valid: sessionDetailsOk,
+    critical: (v) =>
+      isStr(v.userId) &&
+      isStr(v.sessionToken) &&
+      identitiesOk(v.identities) &&
+      (v.startedAt === undefined || typeof v.startedAt === 'number'),
+  },
 ];
 
 /** Decodes; returns the value, or 'BAD' for BAD_RESPONSE. Anything else thrown fails the test. */
@@ -51,14 +96,22 @@ function outcome(op: Operation, text: string): Json | 'BAD' {
 }
 
 // Drawn by name, so a failing case prints as a name rather than as source code.
-const operation = fc.constantFrom(...OPERATIONS.map((op) => op.name)).map((name) => OPERATIONS.find((op) => op.name === name) as Operation, (op) => (op as Operation).name);
+const operation = fc.constantFrom(...OPERATIONS.map((op) => op.name)).map(
+  (name) => OPERATIONS.find((op) => op.name === name) as Operation,
+  (op) => (op as Operation).name,
+);
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 
 /** A valid answer, then 1-4 random edits: delete, replace with any JSON, add an unknown field. */
 const mutated = operation.chain((op) =>
   fc
     .array(
-      fc.record({ action: fc.constantFrom('delete', 'replace', 'add'), pick: fc.nat(), value: jsonValue, key: fc.string({ maxLength: 8 }) }),
+      fc.record({
+        action: fc.constantFrom('delete', 'replace', 'add'),
+        pick: fc.nat(),
+        value: jsonValue,
+        key: fc.string({ maxLength: 8 }),
+      }),
       { minLength: 1, maxLength: 4 },
     )
     .map((edits) => {
@@ -97,7 +150,13 @@ describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
   });
 
   it('a declared field given a value of another JSON kind is always BAD_RESPONSE', () => {
-    const replacement = fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }), fc.array(fc.integer(), { maxLength: 2 }));
+    const replacement = fc.oneof(
+      fc.string(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
+      fc.array(fc.integer(), { maxLength: 2 }),
+    );
     fc.assert(
       fc.property(operation, fc.nat(), replacement, (op, pick, value) => {
         const all = paths(op.valid);

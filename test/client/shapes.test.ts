@@ -13,7 +13,15 @@ import type { Mismatch } from '../../src/client/shapes/check.js';
 
 /** Any shape, whatever type it proves. */
 type Shape = (value: unknown) => Mismatch | undefined;
-import { copy, secureInfoOk, sendMagicLinkOk, sessionDetailsOk, userInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
+import {
+  copy,
+  secureInfoOk,
+  sendMagicLinkOk,
+  sessionDetailsOk,
+  userInfoOk,
+  validateTokenOk,
+  verifyCodeOk,
+} from './helpers/fixtures.js';
 
 type Json = Record<string, unknown>;
 const decode = (shape: Shape, value: unknown) => decodeBody('verifyCode', 200, JSON.stringify(value), shape);
@@ -44,7 +52,9 @@ describe('valid answers pass unchanged', () => {
     ['sessionDetails', sessionDetails, sessionDetailsOk],
   ] as [string, Shape, unknown][])('%s', (_name, shape, value) => {
     expect(decode(shape, value)).toEqual(value);
-    expect(decode(shape, { ...(value as Json), extra: { any: ['thing'] } })).toMatchObject({ extra: { any: ['thing'] } });
+    expect(decode(shape, { ...(value as Json), extra: { any: ['thing'] } })).toMatchObject({
+      extra: { any: ['thing'] },
+    });
   });
 
   it('validate-token without secureInfo (no secure SDK) and with secureInfo null', () => {
@@ -65,48 +75,135 @@ describe('valid answers pass unchanged', () => {
 describe('wrong shapes are BAD_RESPONSE naming the field', () => {
   it('sendMagicLink', () => {
     expectBad(sendMagicLinkResponse, sendMagicLinkOk, (v) => delete v.requestIds, 'requestIds');
-    expectBad(sendMagicLinkResponse, sendMagicLinkOk, (v) => (v.requestIds = []), 'requestIds: expected an array of at least 1');
-    expectBad(sendMagicLinkResponse, sendMagicLinkOk, (v) => (at(v, 'requestIds', 0).type = 'FAX'), 'requestIds[0].type: expected one of MOBILE, EMAIL');
-    expectBad(sendMagicLinkResponse, sendMagicLinkOk, (v) => delete at(v, 'requestIds', 1).value, 'requestIds[1].value');
-    expectBad(sendMagicLinkResponse, sendMagicLinkOk, (v) => (at(v, 'requestIds', 0).destinationUri = 5), 'requestIds[0].destinationUri');
+    expectBad(
+      sendMagicLinkResponse,
+      sendMagicLinkOk,
+      (v) => (v.requestIds = []),
+      'requestIds: expected an array of at least 1',
+    );
+    expectBad(
+      sendMagicLinkResponse,
+      sendMagicLinkOk,
+      (v) => (at(v, 'requestIds', 0).type = 'FAX'),
+      'requestIds[0].type: expected one of MOBILE, EMAIL',
+    );
+    expectBad(
+      sendMagicLinkResponse,
+      sendMagicLinkOk,
+      (v) => delete at(v, 'requestIds', 1).value,
+      'requestIds[1].value',
+    );
+    expectBad(
+      sendMagicLinkResponse,
+      sendMagicLinkOk,
+      (v) => (at(v, 'requestIds', 0).destinationUri = 5),
+      'requestIds[0].destinationUri',
+    );
   });
 
   it('verifyCode', () => {
     expectBad(codeVerificationResult, verifyCodeOk, (v) => delete v.requestId, 'requestId');
     expectBad(codeVerificationResult, verifyCodeOk, (v) => delete at(v, 'userDetails').token, 'userDetails.token');
-    expectBad(codeVerificationResult, verifyCodeOk, (v) => (at(v, 'userDetails').identities = []), 'userDetails.identities');
-    expectBad(codeVerificationResult, verifyCodeOk, (v) => (at(v, 'userDetails', 'identities', 0).identityValue = null), 'userDetails.identities[0].identityValue');
-    expectBad(codeVerificationResult, verifyCodeOk, (v) => (at(v, 'userDetails', 'identities', 0).verifiedTimestamp = '2025-01-01'), 'verifiedTimestamp: expected a finite number');
-    expectBad(codeVerificationResult, verifyCodeOk, (v) => (at(v, 'userDetails', 'identities', 0).methods = ['EMAIL', 3]), 'userDetails.identities[0].methods[1]');
-    expectBad(codeVerificationResult, verifyCodeOk, (v) => (at(v, 'userDetails', 'deviceInfo').cookieEnabled = 'yes'), 'userDetails.deviceInfo.cookieEnabled');
+    expectBad(
+      codeVerificationResult,
+      verifyCodeOk,
+      (v) => (at(v, 'userDetails').identities = []),
+      'userDetails.identities',
+    );
+    expectBad(
+      codeVerificationResult,
+      verifyCodeOk,
+      (v) => (at(v, 'userDetails', 'identities', 0).identityValue = null),
+      'userDetails.identities[0].identityValue',
+    );
+    expectBad(
+      codeVerificationResult,
+      verifyCodeOk,
+      (v) => (at(v, 'userDetails', 'identities', 0).verifiedTimestamp = '2025-01-01'),
+      'verifiedTimestamp: expected a finite number',
+    );
+    expectBad(
+      codeVerificationResult,
+      verifyCodeOk,
+      (v) => (at(v, 'userDetails', 'identities', 0).methods = ['EMAIL', 3]),
+      'userDetails.identities[0].methods[1]',
+    );
+    expectBad(
+      codeVerificationResult,
+      verifyCodeOk,
+      (v) => (at(v, 'userDetails', 'deviceInfo').cookieEnabled = 'yes'),
+      'userDetails.deviceInfo.cookieEnabled',
+    );
   });
 
   it('userInfo', () => {
     expectBad(userInfo, userInfoOk, (v) => (v.email_verified = 'true'), 'email_verified');
-    expectBad(userInfo, userInfoOk, (v) => (at(v, 'authentication_details', 'email').mode = 1), 'authentication_details.email.mode');
+    expectBad(
+      userInfo,
+      userInfoOk,
+      (v) => (at(v, 'authentication_details', 'email').mode = 1),
+      'authentication_details.email.mode',
+    );
     expectBad(userInfo, { name: 'No identity' }, () => undefined, 'expected an object with email or phone_number');
     expectBad(userInfo, [userInfoOk], () => undefined, 'expected an object');
   });
 
   it('validateToken: verifiedAt is an ISO string here', () => {
-    expectBad(tokenValidationResult, validateTokenOk, (v) => (at(v, 'identities', 0).verifiedAt = 1_763_000_000_000), 'identities[0].verifiedAt: expected a string');
+    expectBad(
+      tokenValidationResult,
+      validateTokenOk,
+      (v) => (at(v, 'identities', 0).verifiedAt = 1_763_000_000_000),
+      'identities[0].verifiedAt: expected a string',
+    );
     expectBad(tokenValidationResult, validateTokenOk, (v) => delete v.userId, 'userId');
-    expectBad(tokenValidationResult, validateTokenOk, (v) => (at(v, 'secureInfo', 'vpn').result = 'false'), 'secureInfo.vpn.result');
-    expectBad(tokenValidationResult, validateTokenOk, (v) => (at(v, 'network', 'ipLocation').latitude = '19'), 'network.ipLocation.latitude');
+    expectBad(
+      tokenValidationResult,
+      validateTokenOk,
+      (v) => (at(v, 'secureInfo', 'vpn').result = 'false'),
+      'secureInfo.vpn.result',
+    );
+    expectBad(
+      tokenValidationResult,
+      validateTokenOk,
+      (v) => (at(v, 'network', 'ipLocation').latitude = '19'),
+      'network.ipLocation.latitude',
+    );
     // JSON.parse turns 1e999 into Infinity.
     const infinite = JSON.stringify(validateTokenOk).replace('"score":0.99', '"score":1e999');
-    expect(() => decodeBody('validateToken', 200, infinite, tokenValidationResult)).toThrow('secureInfo.confidence.score: expected a finite number');
+    expect(() => decodeBody('validateToken', 200, infinite, tokenValidationResult)).toThrow(
+      'secureInfo.confidence.score: expected a finite number',
+    );
   });
 
   it('secureInfo', () => {
     expectBad(secureInfoResult, secureInfoOk, (v) => (v.secure_info = 'none'), 'secure_info');
-    expectBad(secureInfoResult, secureInfoOk, (v) => (at(v, 'secure_info', 'bot').result = false), 'secure_info.bot.result');
-    expectBad(secureInfoResult, secureInfoOk, (v) => delete at(v, 'secure_info', 'tampering').result, 'secure_info.tampering.result');
+    expectBad(
+      secureInfoResult,
+      secureInfoOk,
+      (v) => (at(v, 'secure_info', 'bot').result = false),
+      'secure_info.bot.result',
+    );
+    expectBad(
+      secureInfoResult,
+      secureInfoOk,
+      (v) => delete at(v, 'secure_info', 'tampering').result,
+      'secure_info.tampering.result',
+    );
   });
 
   it('sessionDetails: verifiedAt is epoch ms here', () => {
-    expectBad(sessionDetails, sessionDetailsOk, (v) => (at(v, 'identities', 0).verifiedAt = '2025-11-22T10:00:00Z'), 'identities[0].verifiedAt: expected a finite number');
-    expectBad(sessionDetails, sessionDetailsOk, (v) => (at(v, 'network', 'ipLocation', 'city').name = 3), 'network.ipLocation.city.name');
+    expectBad(
+      sessionDetails,
+      sessionDetailsOk,
+      (v) => (at(v, 'identities', 0).verifiedAt = '2025-11-22T10:00:00Z'),
+      'identities[0].verifiedAt: expected a finite number',
+    );
+    expectBad(
+      sessionDetails,
+      sessionDetailsOk,
+      (v) => (at(v, 'network', 'ipLocation', 'city').name = 3),
+      'network.ipLocation.city.name',
+    );
     expectBad(sessionDetails, sessionDetailsOk, (v) => (v.lastActiveAt = 'yesterday'), 'lastActiveAt');
   });
 

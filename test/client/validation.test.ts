@@ -75,7 +75,9 @@ describe('sendMagicLink input is checked before any request', () => {
   });
 
   it('the message names the field and never repeats the value', async () => {
-    const err = await client.sendMagicLink({ email: 'secret-looking@@value', redirectUri }).catch((e: unknown) => e as Error);
+    const err = await client
+      .sendMagicLink({ email: 'secret-looking@@value', redirectUri })
+      .catch((e: unknown) => e as Error);
     expect(err.message).toContain('email');
     expect(err.message).not.toContain('secret-looking');
   });
@@ -88,16 +90,23 @@ describe.each([
   ['getSecureInfo', 'token', (c: OtplessClient, v: unknown) => c.getSecureInfo(v as string)],
   ['getSessionDetails', 'sessionToken', (c: OtplessClient, v: unknown) => c.getSessionDetails(v as string)],
 ] as const)('%s input is checked before any request', (_name, field, call) => {
-  it.each([[''], ['   '], [undefined], [null], [42], [{}], [long], ['abc\u0000def'], ['line\nbreak']])('rejects %j', async (value) => {
-    expect(await rejectedField(() => call(client, value))).toBe(field);
-  });
+  it.each([[''], ['   '], [undefined], [null], [42], [{}], [long], ['abc\u0000def'], ['line\nbreak']])(
+    'rejects %j',
+    async (value) => {
+      expect(await rejectedField(() => call(client, value))).toBe(field);
+    },
+  );
 });
 
 describe('valid edge values are accepted', () => {
   it('strips +, spaces and hyphens of a mobile number; accepts expiry bounds', async () => {
     await client.sendMagicLink({ mobileNumber: '+91 98765-43210', redirectUri, expiry: 30 });
     expect(server.requests.at(-1)?.query.mobile_number).toBe('919876543210');
-    await client.sendMagicLink({ mobileNumber: '12345678', redirectUri: 'http://localhost:3000/cb', expiry: 2_592_000 });
+    await client.sendMagicLink({
+      mobileNumber: '12345678',
+      redirectUri: 'http://localhost:3000/cb',
+      expiry: 2_592_000,
+    });
     expect(server.requests.at(-1)?.query.expiry).toBe('2592000');
     await client.verifyCode('x'.repeat(4096));
   });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
-import { secureInfoOk, sendMagicLinkOk, sessionDetailsOk, userInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
+import {
+  secureInfoOk,
+  sendMagicLinkOk,
+  sessionDetailsOk,
+  userInfoOk,
+  validateTokenOk,
+  verifyCodeOk,
+} from './helpers/fixtures.js';
 
 // Two servers, so a call sent to the wrong host shows up on the wrong one.
 let auth: CaptureServer;
@@ -84,7 +91,11 @@ describe('each call sends exactly what spec section 4 says', () => {
     expect(req.path).toBe('/auth/userInfo');
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(req.headers.accept).toBe('application/json');
-    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({ token: 'tok en/+&=', client_id: 'my-client-id', client_secret: clientSecret });
+    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({
+      token: 'tok en/+&=',
+      client_id: 'my-client-id',
+      client_secret: clientSecret,
+    });
     expect(req.headers['clientsecret']).toBeUndefined();
     expect(req.query).toEqual({});
   });
@@ -116,7 +127,11 @@ describe('each call sends exactly what spec section 4 says', () => {
 
   it('every call went to its own host', () => {
     expect(auth.requests.map((r) => r.path).every((p) => p.startsWith('/auth/'))).toBe(true);
-    expect(userAuth.requests.map((r) => r.path).sort()).toEqual(['/auth/v1/secure-info', '/auth/v1/validate/token', '/v1/sessions/get-session-details']);
+    expect(userAuth.requests.map((r) => r.path).sort()).toEqual([
+      '/auth/v1/secure-info',
+      '/auth/v1/validate/token',
+      '/v1/sessions/get-session-details',
+    ]);
   });
 
   it('keeps unknown extra fields of a response', async () => {
@@ -127,7 +142,12 @@ describe('each call sends exactly what spec section 4 says', () => {
   });
 
   it('a base URL with a path prefix is kept in front of every path', async () => {
-    const prefixed = new OtplessClient({ clientId: 'my-client-id', clientSecret, authUrl: `${auth.url}/proxy/otpless/`, userAuthUrl: userAuth.url });
+    const prefixed = new OtplessClient({
+      clientId: 'my-client-id',
+      clientSecret,
+      authUrl: `${auth.url}/proxy/otpless/`,
+      userAuthUrl: userAuth.url,
+    });
     auth.reply(() => ({ body: verifyCodeOk }));
     await prefixed.verifyCode('c');
     expect(last(auth).path).toBe('/proxy/otpless/auth/v1/verify/code');

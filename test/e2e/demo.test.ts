@@ -37,7 +37,14 @@ if (!existsSync(CHROMIUM)) {
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -134,7 +141,10 @@ if (!existsSync(CHROMIUM)) {
       await askForLink(page, 'vpn.user@example.com');
       await openFromInbox(page, 'vpn.user@example.com', 'as vpn');
       expect(await page.locator('main').innerText()).toContain('Needs confirmation');
-      const [response] = await Promise.all([page.waitForResponse(`${app.url}/payments`), page.getByRole('link', { name: 'Open payments' }).click()]);
+      const [response] = await Promise.all([
+        page.waitForResponse(`${app.url}/payments`),
+        page.getByRole('link', { name: 'Open payments' }).click(),
+      ]);
       expect(response.status()).toBe(403);
       expect(await heading(page)).toBe('Please confirm it is you');
       expect(await page.locator('main').innerText()).not.toMatch(/timezoneMismatch|publicVPN|signal/);
@@ -156,10 +166,16 @@ if (!existsSync(CHROMIUM)) {
 
       const other = await newPage();
       await other.goto(`${emulator.authUrl}/`);
-      await other.locator('section', { hasText: 'two.browsers@example.com' }).first().getByRole('link', { name: 'Open link', exact: true }).click();
+      await other
+        .locator('section', { hasText: 'two.browsers@example.com' })
+        .first()
+        .getByRole('link', { name: 'Open link', exact: true })
+        .click();
       await other.waitForLoadState();
       expect(await heading(other)).toBe('This link did not sign you in');
-      expect(await other.locator('main').innerText()).toContain('opened in another browser than the one where you asked for it');
+      expect(await other.locator('main').innerText()).toContain(
+        'opened in another browser than the one where you asked for it',
+      );
 
       // The browser that asked can still use it.
       await openFromInbox(asker, 'two.browsers@example.com');

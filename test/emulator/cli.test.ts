@@ -99,7 +99,12 @@ describe('otpless-emulator CLI', () => {
     expect(cli.output()).toContain(`auth URL:       http://127.0.0.1:${port}`);
     expect(cli.output()).toContain(`user-auth URL:  http://127.0.0.1:${port + 1}`);
     expect(cli.output()).toContain('client id:      my-id');
-    const query = new URLSearchParams({ client_id: 'my-id', client_secret: 'my-secret', redirect_uri: 'http://app.test/cb', email: 'a@example.com' });
+    const query = new URLSearchParams({
+      client_id: 'my-id',
+      client_secret: 'my-secret',
+      redirect_uri: 'http://app.test/cb',
+      email: 'a@example.com',
+    });
     expect((await fetch(`http://127.0.0.1:${port}/auth/v1/authorize?${query}`)).status).toBe(200);
     // --quiet: the link is not printed.
     expect(cli.output()).not.toContain('/__emulator/link/');

@@ -22,7 +22,7 @@ describe('query credentials (send magic link)', () => {
     }
   });
 
-  it('answers 7002 for a wrong secret, an unknown id, or another client\'s secret', async () => {
+  it("answers 7002 for a wrong secret, an unknown id, or another client's secret", async () => {
     for (const params of [
       { client_secret: 'wrong' },
       { client_id: 'nobody' },
@@ -36,7 +36,10 @@ describe('query credentials (send magic link)', () => {
   });
 
   it('accepts every configured client', async () => {
-    const { status } = await sendLink(emulator, { email: 'a@example.com', ...{ client_id: OTHER.clientId, client_secret: OTHER.clientSecret } });
+    const { status } = await sendLink(emulator, {
+      email: 'a@example.com',
+      ...{ client_id: OTHER.clientId, client_secret: OTHER.clientSecret },
+    });
     expect(status).toBe(200);
   });
 
@@ -57,7 +60,12 @@ describe('header credentials', () => {
 
   it('answers 7012 when a header is missing or empty', async () => {
     for (const url of paths()) {
-      const variants: Array<Record<string, string>> = [{}, { clientId: CLIENT.clientId }, { clientSecret: CLIENT.clientSecret }, { clientId: '', clientSecret: '' }];
+      const variants: Array<Record<string, string>> = [
+        {},
+        { clientId: CLIENT.clientId },
+        { clientSecret: CLIENT.clientSecret },
+        { clientId: '', clientSecret: '' },
+      ];
       for (const headers of variants) {
         const { status, body } = await postJson(url, { token }, headers);
         expect(status, url).toBe(401);
@@ -114,12 +122,16 @@ describe('form credentials (legacy userInfo)', () => {
 });
 
 describe('client isolation', () => {
-  it('treats another client\'s token as unknown (7114) and its code as invalid (7118)', async () => {
+  it("treats another client's token as unknown (7114) and its code as invalid (7118)", async () => {
     const other = { clientId: OTHER.clientId, clientSecret: OTHER.clientSecret };
     const validated = await postJson(`${emulator.userAuthUrl}/auth/v1/validate/token`, { token }, other);
     expect(validated.status).toBe(400);
     expectErrorShape(validated.body, '7114');
-    const form = await postForm(`${emulator.authUrl}/auth/userInfo`, { token, client_id: OTHER.clientId, client_secret: OTHER.clientSecret });
+    const form = await postForm(`${emulator.authUrl}/auth/userInfo`, {
+      token,
+      client_id: OTHER.clientId,
+      client_secret: OTHER.clientSecret,
+    });
     expect(form).toMatchObject({ status: 400, body: { message: 'Invalid token' } });
   });
 });

@@ -46,7 +46,12 @@ describe('answers', () => {
     expect(empty.status).toBe(200);
     expect(await empty.text()).toBe('');
 
-    emulator.fault({ path: VALIDATE, status: 502, body: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } });
+    emulator.fault({
+      path: VALIDATE,
+      status: 502,
+      body: '<html>Bad Gateway</html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const html = await fetch(`${emulator.userAuthUrl}${VALIDATE}`, { method: 'POST' });
     expect(html.status).toBe(502);
     expect(html.headers.get('content-type')).toBe('text/html');

@@ -25,7 +25,11 @@ export function credentialHeaders(client: { clientId: string; clientSecret: stri
 }
 
 /** POST a JSON body with header credentials (the default client unless `headers` overrides). */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = credentialHeaders()): Promise<JsonResponse<AnyJson>> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = credentialHeaders(),
+): Promise<JsonResponse<AnyJson>> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -75,13 +79,20 @@ export function codeOf(response: Response): string {
   return code;
 }
 
-export function verify(emulator: Emulator, code: string, headers?: Record<string, string>): Promise<JsonResponse<AnyJson>> {
+export function verify(
+  emulator: Emulator,
+  code: string,
+  headers?: Record<string, string>,
+): Promise<JsonResponse<AnyJson>> {
   return postJson(`${emulator.authUrl}/auth/v1/verify/code`, { code }, headers);
 }
 
 /** The newest outbox entry of a type. */
 export function lastEntry(emulator: Emulator, type: 'MOBILE' | 'EMAIL' = 'EMAIL'): OutboxEntry {
-  const entry = emulator.outbox().filter((candidate) => candidate.type === type).at(-1);
+  const entry = emulator
+    .outbox()
+    .filter((candidate) => candidate.type === type)
+    .at(-1);
   if (!entry) throw new Error(`no ${type} entry in the outbox`);
   return entry;
 }
@@ -114,13 +125,18 @@ export function sessionDetails(emulator: Emulator, sessionToken: string, headers
 }
 
 export function userInfo(emulator: Emulator, token: string, client = CLIENT) {
-  return postForm(`${emulator.authUrl}/auth/userInfo`, { token, client_id: client.clientId, client_secret: client.clientSecret });
+  return postForm(`${emulator.authUrl}/auth/userInfo`, {
+    token,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
 }
 
 /** The service's error body: message, errorCode (digits) and description, all strings. */
 export function expectErrorShape(body: unknown, errorCode: string): void {
   const error = body as Record<string, unknown>;
-  if (typeof error?.message !== 'string' || error.message === '') throw new Error(`no message in ${JSON.stringify(body)}`);
+  if (typeof error?.message !== 'string' || error.message === '')
+    throw new Error(`no message in ${JSON.stringify(body)}`);
   if (typeof error.description !== 'string') throw new Error(`no description in ${JSON.stringify(body)}`);
   if (error.errorCode !== errorCode) throw new Error(`errorCode ${String(error.errorCode)}, expected ${errorCode}`);
   if (!/^\d+$/.test(errorCode)) throw new Error('errorCode must be digits');

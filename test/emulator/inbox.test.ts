@@ -41,13 +41,16 @@ describe('HTML inbox', () => {
   });
 
   it('escapes what the sender controls', async () => {
-    await sendLink(emulator, { email: 'x@example.com', redirect_uri: 'http://app.test/cb?x="><script>alert(1)</script>' });
+    await sendLink(emulator, {
+      email: 'x@example.com',
+      redirect_uri: 'http://app.test/cb?x="><script>alert(1)</script>',
+    });
     const { html } = await inbox();
     expect(html).not.toContain('<script>');
     expect(html).toContain('&quot;&gt;&lt;script&gt;');
   });
 
-  it('never shows a code or a session token, and shows each link\'s state', async () => {
+  it("never shows a code or a session token, and shows each link's state", async () => {
     await sendLink(emulator, { email: 'state@example.com', expiry: '60' });
     const entry = lastEntry(emulator);
     expect((await inbox()).html).toContain('waiting');

@@ -9,7 +9,10 @@ describe('options', () => {
   it('defaults to one client and two listeners on 127.0.0.1', async () => {
     const emulator = await startEmulator({ quiet: true });
     try {
-      expect(EMULATOR_DEFAULT_CLIENT).toEqual({ clientId: 'emulator-client-id', clientSecret: 'emulator-client-secret' });
+      expect(EMULATOR_DEFAULT_CLIENT).toEqual({
+        clientId: 'emulator-client-id',
+        clientSecret: 'emulator-client-secret',
+      });
       expect(emulator.clients).toEqual([EMULATOR_DEFAULT_CLIENT]);
       expect(emulator.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(emulator.userAuthUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -99,7 +102,11 @@ describe('concurrency', () => {
     const agent = new Agent({ connections: 20 });
     try {
       const token = emulator.issueToken({ email: 'load@example.com' });
-      const body = new URLSearchParams({ token, client_id: EMULATOR_DEFAULT_CLIENT.clientId, client_secret: EMULATOR_DEFAULT_CLIENT.clientSecret }).toString();
+      const body = new URLSearchParams({
+        token,
+        client_id: EMULATOR_DEFAULT_CLIENT.clientId,
+        client_secret: EMULATOR_DEFAULT_CLIENT.clientSecret,
+      }).toString();
       const results = await Promise.all(
         Array.from({ length: 500 }, async () => {
           const response = await request(`${emulator.authUrl}/auth/userInfo`, {

@@ -11,7 +11,11 @@ beforeEach(() => emulator.reset());
 afterAll(() => emulator.close());
 
 async function linkFor(redirectUri = 'http://app.test/cb', expiry?: string) {
-  const sent = await sendLink(emulator, { email: 'jane@example.com', redirect_uri: redirectUri, ...(expiry ? { expiry } : {}) });
+  const sent = await sendLink(emulator, {
+    email: 'jane@example.com',
+    redirect_uri: redirectUri,
+    ...(expiry ? { expiry } : {}),
+  });
   expect(sent.status).toBe(200);
   return lastEntry(emulator);
 }
@@ -22,7 +26,9 @@ describe('redirect', () => {
     const response = await click(entry.link);
     expect(response.status).toBe(302);
     const location = response.headers.get('location') ?? '';
-    expect(location).toMatch(/^https:\/\/app\.test\/login\/callback\?next=%2Fhome%3Fa%3D1&flag&lang=en&code=[\w-]{20,}#top$/);
+    expect(location).toMatch(
+      /^https:\/\/app\.test\/login\/callback\?next=%2Fhome%3Fa%3D1&flag&lang=en&code=[\w-]{20,}#top$/,
+    );
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
@@ -115,7 +121,7 @@ describe('verify code', () => {
     }
   });
 
-  it('answers requestId equal to the channel\'s request entry value', async () => {
+  it("answers requestId equal to the channel's request entry value", async () => {
     const { body } = await sendLink(emulator, { mobile_number: '919876543210', email: 'a@example.com' });
     const mobile = lastEntry(emulator, 'MOBILE');
     const verified = await verify(emulator, codeOf(await click(mobile.link)));
@@ -131,15 +137,22 @@ describe('verify code', () => {
 });
 
 describe('captured browser and scenario', () => {
-  it('records the clicking browser\'s User-Agent, language and IP', async () => {
+  it("records the clicking browser's User-Agent, language and IP", async () => {
     const entry = await linkFor();
-    const response = await fetch(entry.link, { redirect: 'manual', headers: { 'user-agent': SAFARI_UA, 'accept-language': 'hi-IN,hi;q=0.9' } });
+    const response = await fetch(entry.link, {
+      redirect: 'manual',
+      headers: { 'user-agent': SAFARI_UA, 'accept-language': 'hi-IN,hi;q=0.9' },
+    });
     const verified = await verify(emulator, codeOf(response));
-    expect(verified.body.userDetails.deviceInfo).toMatchObject({ userAgent: SAFARI_UA, platform: 'MacIntel', language: 'hi-IN' });
+    expect(verified.body.userDetails.deviceInfo).toMatchObject({
+      userAgent: SAFARI_UA,
+      platform: 'MacIntel',
+      language: 'hi-IN',
+    });
     expect(verified.body.userDetails.network.ip).toBe('127.0.0.1');
   });
 
-  it('records the last click\'s scenario before verification, and fixes it after', async () => {
+  it("records the last click's scenario before verification, and fixes it after", async () => {
     const entry = await linkFor();
     await click(entry.link, { risk: 'bot' });
     const code = codeOf(await click(entry.link, { risk: 'vpn' }));

@@ -33,7 +33,13 @@ describe('hosts', () => {
       const response = await fetch(`${hostUrl(endpoint.host)}${endpoint.path}`, {
         method: endpoint.method,
         ...(endpoint.method === 'POST'
-          ? { body: '', headers: { 'content-type': endpoint.credentials === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' } }
+          ? {
+              body: '',
+              headers: {
+                'content-type':
+                  endpoint.credentials === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+              },
+            }
           : {}),
       });
       // No credentials: 401 proves the endpoint was routed and checked them.
@@ -77,13 +83,21 @@ describe('request bodies', () => {
   const url = () => `${emulator.userAuthUrl}${ENDPOINTS.validateToken.path}`;
 
   it('answers 415 when a JSON endpoint gets another Content-Type', async () => {
-    const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'text/plain', ...credentialHeaders() }, body: '{"token":"x"}' });
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...credentialHeaders() },
+      body: '{"token":"x"}',
+    });
     expect(response.status).toBe(415);
     expectErrorShape(await response.json(), '7415');
   });
 
   it('accepts a charset parameter on application/json', async () => {
-    const response = await postJson(url(), { token: 'unknown' }, { ...credentialHeaders(), 'content-type': 'application/json; charset=utf-8' });
+    const response = await postJson(
+      url(),
+      { token: 'unknown' },
+      { ...credentialHeaders(), 'content-type': 'application/json; charset=utf-8' },
+    );
     expect(response.status).toBe(400);
     expectErrorShape(response.body, '7114');
   });

@@ -10,7 +10,10 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 async function signals(risk: RiskScenario, via: 'link' | 'issue' = 'issue') {
-  const token = via === 'link' ? (await logIn(emulator, { email: 'risk@example.com' }, { risk })).token : emulator.issueToken({ risk });
+  const token =
+    via === 'link'
+      ? (await logIn(emulator, { email: 'risk@example.com' }, { risk })).token
+      : emulator.issueToken({ risk });
   const [validated, secure] = await Promise.all([validateToken(emulator, token), secureInfo(emulator, token)]);
   expect(validated.status).toBe(200);
   expect(secure.status).toBe(200);
@@ -33,7 +36,12 @@ describe('clean', () => {
       bot: { result: 'notDetected' },
       rootApps: { result: false },
       emulator: { result: false },
-      vpn: { result: false, originCountry: 'IN', originTimezone: 'Asia/Kolkata', methods: { timezoneMismatch: false, publicVPN: false, auxiliaryMobile: false, osMismatch: false } },
+      vpn: {
+        result: false,
+        originCountry: 'IN',
+        originTimezone: 'Asia/Kolkata',
+        methods: { timezoneMismatch: false, publicVPN: false, auxiliaryMobile: false, osMismatch: false },
+      },
       tampering: { result: false, anomalyScore: 0.02 },
       jailbroken: { result: false },
       clonedApp: { result: false },
@@ -46,7 +54,11 @@ describe('clean', () => {
       developerTools: { result: false },
     });
     for (const member of SECURE_INFO_ONLY) expect(token.secureInfo).not.toHaveProperty(member);
-    expect(token.secureInfo.vpn).toEqual({ result: false, originCountry: 'IN', methods: { timezoneMismatch: false, publicVPN: false } });
+    expect(token.secureInfo.vpn).toEqual({
+      result: false,
+      originCountry: 'IN',
+      methods: { timezoneMismatch: false, publicVPN: false },
+    });
     // Apart from the secure-info-only members, the two operations carry the same signals.
     const { virtualMachine: _a, locationSpoofing: _b, developerTools: _c, vpn: _v1, ...secureRest } = info;
     const { vpn: _v2, ...tokenRest } = token.secureInfo;
@@ -57,7 +69,10 @@ describe('clean', () => {
 describe('risky scenarios', () => {
   it('vpn: a public VPN with a time zone mismatch, and an IP abroad', async () => {
     const { token, secure } = await signals('vpn', 'link');
-    expect(secure.secure_info.vpn).toMatchObject({ result: true, methods: { publicVPN: true, timezoneMismatch: true } });
+    expect(secure.secure_info.vpn).toMatchObject({
+      result: true,
+      methods: { publicVPN: true, timezoneMismatch: true },
+    });
     expect(token.secureInfo.vpn).toMatchObject({ result: true, methods: { publicVPN: true, timezoneMismatch: true } });
     expect(secure.secure_info.suspectScore.result).toBe(7);
     expect(token.network.ipLocation.country.code).not.toBe(token.secureInfo.vpn.originCountry);
@@ -93,7 +108,12 @@ describe('risky scenarios', () => {
   it('incognito: incognito true, otherwise clean', async () => {
     const { token, secure } = await signals('incognito');
     expect(token.secureInfo.incognito).toBe(true);
-    expect(secure.secure_info).toMatchObject({ incognito: true, bot: { result: 'notDetected' }, vpn: { result: false }, tampering: { result: false } });
+    expect(secure.secure_info).toMatchObject({
+      incognito: true,
+      bot: { result: 'notDetected' },
+      vpn: { result: false },
+      tampering: { result: false },
+    });
   });
 });
 

@@ -66,12 +66,27 @@ describe('validation', () => {
 describe('outbox', () => {
   it('records one entry per channel, whose requestId is the request entry value', async () => {
     const redirectUri = 'https://app.test/cb?state=1';
-    const { body } = await sendLink(emulator, { mobile_number: '919876543210', email: 'Jane@Example.com', redirect_uri: redirectUri, expiry: '60' });
+    const { body } = await sendLink(emulator, {
+      mobile_number: '919876543210',
+      email: 'Jane@Example.com',
+      redirect_uri: redirectUri,
+      expiry: '60',
+    });
     const outbox = emulator.outbox();
     expect(outbox).toHaveLength(2);
     const [mobile, email] = outbox;
-    expect(mobile).toMatchObject({ type: 'MOBILE', to: '919876543210', redirectUri, requestId: body.requestIds[0].value });
-    expect(email).toMatchObject({ type: 'EMAIL', to: 'jane@example.com', redirectUri, requestId: body.requestIds[1].value });
+    expect(mobile).toMatchObject({
+      type: 'MOBILE',
+      to: '919876543210',
+      redirectUri,
+      requestId: body.requestIds[0].value,
+    });
+    expect(email).toMatchObject({
+      type: 'EMAIL',
+      to: 'jane@example.com',
+      redirectUri,
+      requestId: body.requestIds[1].value,
+    });
     for (const entry of outbox) {
       expect(entry.link).toMatch(new RegExp(`^${emulator.authUrl}/__emulator/link/[\\w-]{20,}$`));
       expect(entry.expiresAt - entry.createdAt).toBe(60_000);

@@ -1,7 +1,19 @@
 // Each endpoint answers the fields spec section 2 lists for its operation, and all describe one login.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { click, codeOf, lastEntry, logIn, SAFARI_UA, secureInfo, sendLink, sessionDetails, userInfo, validateToken, verify } from './helpers.js';
+import {
+  click,
+  codeOf,
+  lastEntry,
+  logIn,
+  SAFARI_UA,
+  secureInfo,
+  sendLink,
+  sessionDetails,
+  userInfo,
+  validateToken,
+  verify,
+} from './helpers.js';
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -9,8 +21,25 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const BASIC_DEVICE_KEYS = ['userAgent', 'platform', 'vendor', 'language', 'cookieEnabled', 'screenWidth', 'screenHeight', 'screenColorDepth', 'devicePixelRatio'];
-const SESSION_DEVICE_KEYS = [...BASIC_DEVICE_KEYS, 'browser', 'connection', 'timezoneOffset', 'cpuArchitecture', 'fontFamily'];
+const BASIC_DEVICE_KEYS = [
+  'userAgent',
+  'platform',
+  'vendor',
+  'language',
+  'cookieEnabled',
+  'screenWidth',
+  'screenHeight',
+  'screenColorDepth',
+  'devicePixelRatio',
+];
+const SESSION_DEVICE_KEYS = [
+  ...BASIC_DEVICE_KEYS,
+  'browser',
+  'connection',
+  'timezoneOffset',
+  'cpuArchitecture',
+  'fontFamily',
+];
 const FULL_DEVICE_KEYS = [...SESSION_DEVICE_KEYS, 'deviceId', 'browserInfo'];
 
 describe('send magic link (4.1)', () => {
@@ -58,7 +87,13 @@ describe('verify code (2.9)', () => {
   it('uses WHATSAPP as the method of a mobile login', async () => {
     const { verified } = await logIn(emulator, { mobile_number: '14155550100' });
     expect(verified.userDetails.identities).toEqual([
-      expect.objectContaining({ identityType: 'MOBILE', identityValue: '14155550100', methods: ['WHATSAPP'], channel: 'MAGIC_LINK', verified: true }),
+      expect.objectContaining({
+        identityType: 'MOBILE',
+        identityValue: '14155550100',
+        methods: ['WHATSAPP'],
+        channel: 'MAGIC_LINK',
+        verified: true,
+      }),
     ]);
   });
 });
@@ -69,7 +104,11 @@ describe('token operations describe the same login', () => {
   let sessionToken: string;
 
   beforeAll(async () => {
-    ({ token, verified, entry: { sessionToken } } = await logIn(emulator, { email: 'jane.doe@example.com' }, { userAgent: SAFARI_UA }));
+    ({
+      token,
+      verified,
+      entry: { sessionToken },
+    } = await logIn(emulator, { email: 'jane.doe@example.com' }, { userAgent: SAFARI_UA }));
   });
 
   it('validate token (2.7): TokenIdentity with ISO verifiedAt, full network and device, secureInfo', async () => {
@@ -93,7 +132,11 @@ describe('token operations describe the same login', () => {
     expect(body.network.timezone).toBe('Asia/Kolkata');
     const location = body.network.ipLocation;
     expect(location.accuracyRadius).toEqual(expect.any(Number));
-    expect(location.asn).toEqual({ asn: expect.stringMatching(/^AS\d+$/), name: expect.any(String), network: '127.0.0.0/24' });
+    expect(location.asn).toEqual({
+      asn: expect.stringMatching(/^AS\d+$/),
+      name: expect.any(String),
+      network: '127.0.0.0/24',
+    });
     expect(location.country).toEqual({ code: 'IN', name: 'India' });
     expect(location.continent).toEqual({ code: 'AS' });
     expect(location).toHaveProperty('city.name');
@@ -102,7 +145,12 @@ describe('token operations describe the same login', () => {
     expect(location.longitude).toEqual(expect.any(Number));
     expect(location).not.toHaveProperty('postalCode');
     expect(Object.keys(body.deviceInfo).sort()).toEqual([...FULL_DEVICE_KEYS].sort());
-    expect(body.deviceInfo.browserInfo).toEqual({ browserName: 'Safari', os: 'Mac OS', osVersion: '10.15.7', device: 'Desktop' });
+    expect(body.deviceInfo.browserInfo).toEqual({
+      browserName: 'Safari',
+      os: 'Mac OS',
+      osVersion: '10.15.7',
+      device: 'Desktop',
+    });
     expect(body.deviceInfo.vendor).toBe('Apple Computer, Inc.');
     expect(body.secureInfo).toBeDefined();
     expect(body.secureInfo).not.toHaveProperty('virtualMachine');
@@ -182,7 +230,9 @@ describe('userInfo of a mobile login', () => {
       national_phone_number: '9876543210',
       country_code: '+91',
       email_verified: false,
-      authentication_details: { phone: { mode: 'WHATSAPP', phone_number: '9876543210', country_code: '+91', auth_state: 'verified' } },
+      authentication_details: {
+        phone: { mode: 'WHATSAPP', phone_number: '9876543210', country_code: '+91', auth_state: 'verified' },
+      },
     });
     expect(body).not.toHaveProperty('email');
     expect(body.authentication_details).not.toHaveProperty('email');

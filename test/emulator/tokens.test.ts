@@ -1,7 +1,20 @@
 // Tokens and session tokens: one user across operations, stable user ids, expiry, issueToken.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { click, codeOf, expectErrorShape, lastEntry, logIn, MINUTE, secureInfo, sendLink, sessionDetails, userInfo, validateToken, verify } from './helpers.js';
+import {
+  click,
+  codeOf,
+  expectErrorShape,
+  lastEntry,
+  logIn,
+  MINUTE,
+  secureInfo,
+  sendLink,
+  sessionDetails,
+  userInfo,
+  validateToken,
+  verify,
+} from './helpers.js';
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -13,7 +26,11 @@ afterAll(() => emulator.close());
 describe('one token, three endpoints, one user', () => {
   it('validate-token, secure-info and userInfo all accept the verified token and agree', async () => {
     const { token, verified } = await logIn(emulator, { email: 'sam.lee@example.com' });
-    const [validated, secure, info] = await Promise.all([validateToken(emulator, token), secureInfo(emulator, token), userInfo(emulator, token)]);
+    const [validated, secure, info] = await Promise.all([
+      validateToken(emulator, token),
+      secureInfo(emulator, token),
+      userInfo(emulator, token),
+    ]);
     expect([validated.status, secure.status, info.status]).toEqual([200, 200, 200]);
     expect(validated.body.identities[0].identityValue).toBe('sam.lee@example.com');
     expect(info.body.email).toBe('sam.lee@example.com');
@@ -27,7 +44,9 @@ describe('one token, three endpoints, one user', () => {
     const first = await logIn(emulator, { email: 'same@example.com' });
     const second = await logIn(emulator, { email: 'SAME@Example.com' });
     const other = await logIn(emulator, { email: 'other@example.com' });
-    const ids = await Promise.all([first, second, other].map(async ({ token }) => (await validateToken(emulator, token)).body.userId));
+    const ids = await Promise.all(
+      [first, second, other].map(async ({ token }) => (await validateToken(emulator, token)).body.userId),
+    );
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
     expect(first.token).not.toBe(second.token);
@@ -132,15 +151,30 @@ describe('session token', () => {
 describe('issueToken', () => {
   it('creates a completed login valid on all three token endpoints', async () => {
     const token = emulator.issueToken({ email: 'ada@example.com', mobileNumber: '14155550100', risk: 'incognito' });
-    const [validated, secure, info] = await Promise.all([validateToken(emulator, token), secureInfo(emulator, token), userInfo(emulator, token)]);
+    const [validated, secure, info] = await Promise.all([
+      validateToken(emulator, token),
+      secureInfo(emulator, token),
+      userInfo(emulator, token),
+    ]);
     expect(validated.status).toBe(200);
-    expect(validated.body.identities.map((identity: { identityType: string; methods: string[] }) => [identity.identityType, identity.methods])).toEqual([
+    expect(
+      validated.body.identities.map((identity: { identityType: string; methods: string[] }) => [
+        identity.identityType,
+        identity.methods,
+      ]),
+    ).toEqual([
       ['MOBILE', ['WHATSAPP']],
       ['EMAIL', ['EMAIL']],
     ]);
     expect(validated.body.secureInfo.incognito).toBe(true);
     expect(secure.body.secure_info.incognito).toBe(true);
-    expect(info.body).toMatchObject({ email: 'ada@example.com', phone_number: '+14155550100', country_code: '+1', email_verified: true, name: 'Ada' });
+    expect(info.body).toMatchObject({
+      email: 'ada@example.com',
+      phone_number: '+14155550100',
+      country_code: '+1',
+      email_verified: true,
+      name: 'Ada',
+    });
   });
 
   it('defaults to a clean e-mail login', async () => {

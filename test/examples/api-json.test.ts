@@ -111,14 +111,20 @@ describe('api-json example', () => {
     const api = await start();
     const bad = await api.client.postJson('/api/auth/magic-link', { email: 'nobody@' }, star);
     expect(bad.status).toBe(400);
-    expect(bad.json()).toEqual({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('e-mail'), field: 'email' } });
+    expect(bad.json()).toEqual({
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('e-mail'), field: 'email' },
+    });
 
     const form = await api.client.postForm('/api/auth/magic-link', { email: 'form@example.com' }, star);
     expect(form.status).toBe(415);
     expect(form.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
     expect(emulator.outbox().some((e) => e.to === 'form@example.com')).toBe(false);
 
-    const broken = await fetch(`${api.url}/api/auth/magic-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+    const broken = await fetch(`${api.url}/api/auth/magic-link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":',
+    });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toEqual({ error: { code: 'INVALID_JSON', message: 'The body is not valid JSON.' } });
   });
@@ -156,7 +162,9 @@ describe('api-json example', () => {
     await api.client.postJson('/api/auth/magic-link', { email: 'replay@example.com' }, star);
     const replay = await api.client.postJson('/api/auth/callback', { code }, star);
     expect(replay.status).toBe(401);
-    expect(replay.json()).toMatchObject({ error: { code: 'CODE_REJECTED', message: expect.stringContaining('already used') } });
+    expect(replay.json()).toMatchObject({
+      error: { code: 'CODE_REJECTED', message: expect.stringContaining('already used') },
+    });
 
     const risky = await start();
     expect((await logIn(risky, { email: 'vpn@example.com' }, 'vpn')).json()).toMatchObject({ risk: 'challenge' });
@@ -168,7 +176,11 @@ describe('api-json example', () => {
   it('accepts a frontend-SDK token from its own origin only', async () => {
     const api = await start();
     const token = emulator.issueToken({ email: 'sdk@example.com' });
-    const forged = await api.client.postJson('/api/auth/callback', { token }, { ...star, origin: 'https://evil.example' });
+    const forged = await api.client.postJson(
+      '/api/auth/callback',
+      { token },
+      { ...star, origin: 'https://evil.example' },
+    );
     expect(forged.status).toBe(403);
     expect(forged.json()).toMatchObject({ error: { code: 'CROSS_SITE' } });
     const login = await api.client.postJson('/api/auth/callback', { token }, { ...star, origin: api.url });

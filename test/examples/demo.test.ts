@@ -15,7 +15,8 @@ const children: ChildProcess[] = [];
 const blockers: Server[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(blockers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
@@ -30,7 +31,11 @@ interface Demo {
 function runDemo(env: Record<string, string | undefined>): Demo {
   const clean = { ...process.env };
   for (const name of ['OTPLESS_CLIENT_ID', 'OTPLESS_CLIENT_SECRET', 'CALLBACK_URL', 'PORT']) delete clean[name];
-  const child = spawn(process.execPath, ['examples/demo.mjs'], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['examples/demo.mjs'], {
+    cwd: ROOT,
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

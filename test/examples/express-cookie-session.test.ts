@@ -107,7 +107,9 @@ describe('express-cookie-session example', () => {
     const { browser } = await start();
     const page = await browser.postForm('/auth/magic-link', { contact });
     expect(page.status).toBe(400);
-    expect(page.text).toMatch(new RegExp(`<p class="field-error" id="contact-error">${message.replace(/[.+]/g, '\\$&')}`));
+    expect(page.text).toMatch(
+      new RegExp(`<p class="field-error" id="contact-error">${message.replace(/[.+]/g, '\\$&')}`),
+    );
     expect(page.text).toContain('aria-invalid="true"');
     expect(page.text).toContain(`value="${contact}"`);
   });
@@ -206,7 +208,9 @@ describe('express-cookie-session example', () => {
     emulator.fault({ path: '/auth/v1/authorize', status: 500 });
     const page = await browser.postForm('/auth/magic-link', { contact: 'down@example.com' });
     expect(page.status).toBeGreaterThanOrEqual(500);
-    expect(visibleText(page.text)).toContain('The sign-in link could not be sent right now. Please try again in a moment.');
+    expect(visibleText(page.text)).toContain(
+      'The sign-in link could not be sent right now. Please try again in a moment.',
+    );
     expect(page.text).toContain('value="down@example.com"');
     expect(page.text).not.toMatch(/ at .*\.m?js:\d+/);
   });

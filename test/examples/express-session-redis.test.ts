@@ -113,7 +113,9 @@ if (!hasRedisServer()) {
       expect(payments.json()).toMatchObject({ instance: 'A', risk: 'allow' });
 
       // The old cookie, as a stolen pre-login cookie would be, opens nothing.
-      const old = await fetch(`${a.url}/me`, { headers: { cookie: `example.sid=${before}`, accept: 'application/json' } });
+      const old = await fetch(`${a.url}/me`, {
+        headers: { cookie: `example.sid=${before}`, accept: 'application/json' },
+      });
       expect(old.status).toBe(401);
     });
 

@@ -27,13 +27,16 @@ async function guardedApp(
     ...options,
     routes: (app) => {
       const audit = (e: RiskAuditEvent) => events.push(e);
-      const ok = (req: express.Request, res: express.Response) =>
-        res.json({ ok: true, risk: req.risk?.action });
+      const ok = (req: express.Request, res: express.Response) => res.json({ ok: true, risk: req.risk?.action });
       app.get('/guarded', requireLowRisk({ audit, loginURL: '/login', ...guard }), ok);
       app.get('/strict', requireLowRisk({ audit, policy: { vpn: 'block', incognito: 'challenge' } }), ok);
       app.get('/lenient', requireLowRisk({ audit, policy: { vpn: 'allow' } }), ok);
       app.get('/observed', requireLowRisk({ audit, observeOnly: true }), ok);
-      app.get('/refetching', (req, res, next) => requireLowRisk({ audit, maxAgeMs: 1, client: ref.client })(req, res, next), ok);
+      app.get(
+        '/refetching',
+        (req, res, next) => requireLowRisk({ audit, maxAgeMs: 1, client: ref.client })(req, res, next),
+        ok,
+      );
       app.get('/needs-mobile', requireIdentity('MOBILE'), ok);
       app.get('/needs-email', requireIdentity('EMAIL'), ok);
       options.routes?.(app);
@@ -67,18 +70,21 @@ describe('requireLowRisk() through a real login, per risk scenario', () => {
     if (action !== 'allow') expect(event.reasons.length).toBeGreaterThan(0);
   });
 
-  it.each(expected.filter(([, a]) => a !== 'allow'))('%s -> a friendly page for a browser, without reasons', async (risk) => {
-    const h = await guardedApp();
-    const browser = h.browser();
-    await loginVia(h, browser, { email: `${risk}-html@example.com` }, risk);
-    const res = await browser.get('/guarded').set('accept', 'text/html');
-    expect(res.status).toBe(403);
-    expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toMatch(/<h1>/);
-    for (const word of ['vpn', 'bot', 'emulator', 'tampering', 'missing', 'publicVPN']) {
-      expect(res.text.toLowerCase()).not.toContain(word.toLowerCase());
-    }
-  });
+  it.each(expected.filter(([, a]) => a !== 'allow'))(
+    '%s -> a friendly page for a browser, without reasons',
+    async (risk) => {
+      const h = await guardedApp();
+      const browser = h.browser();
+      await loginVia(h, browser, { email: `${risk}-html@example.com` }, risk);
+      const res = await browser.get('/guarded').set('accept', 'text/html');
+      expect(res.status).toBe(403);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.text).toMatch(/<h1>/);
+      for (const word of ['vpn', 'bot', 'emulator', 'tampering', 'missing', 'publicVPN']) {
+        expect(res.text.toLowerCase()).not.toContain(word.toLowerCase());
+      }
+    },
+  );
 
   it('works the same with express-session', async () => {
     const h = await guardedApp({}, { session: 'express' });
@@ -205,25 +211,33 @@ describe('judging stored signals as of when they were read', () => {
       tampering: { result: false, anomalyScore: 0 },
       factoryReset: { timestamp: Math.floor((readAt - 6 * day) / 1000) },
     });
-    const h = await guardedApp({}, {
-      routes: (app) => {
-        // A session as a magic-link login three days ago left it (built by hand to set the time).
-        app.get('/plant', (req, res, next) =>
-          req.logIn({ id: 'reset@example.com' }, (err) => {
-            if (err) return next(err);
-            (req.session as unknown as Record<string, unknown>).otpless = {
-              v: 1, id: 'reset@example.com', verified: ['EMAIL'], risk: { signals, action: 'challenge', at: readAt },
-            };
-            res.json({ ok: true });
-          }),
-        );
+    const h = await guardedApp(
+      {},
+      {
+        routes: (app) => {
+          // A session as a magic-link login three days ago left it (built by hand to set the time).
+          app.get('/plant', (req, res, next) =>
+            req.logIn({ id: 'reset@example.com' }, (err) => {
+              if (err) return next(err);
+              (req.session as unknown as Record<string, unknown>).otpless = {
+                v: 1,
+                id: 'reset@example.com',
+                verified: ['EMAIL'],
+                risk: { signals, action: 'challenge', at: readAt },
+              };
+              res.json({ ok: true });
+            }),
+          );
+        },
       },
-    });
+    );
     const browser = h.browser();
     expect((await browser.get('/plant')).status).toBe(200);
     const res = await browser.get('/guarded').set('accept', 'application/json');
     expect(res.status).toBe(403);
-    expect(h.events.at(-1)?.reasons).toContainEqual(expect.objectContaining({ signal: 'factoryReset', action: 'challenge' }));
+    expect(h.events.at(-1)?.reasons).toContainEqual(
+      expect.objectContaining({ signal: 'factoryReset', action: 'challenge' }),
+    );
   });
 });
 
@@ -266,13 +280,16 @@ describe('not logged in, misuse and options', () => {
   });
 
   it('names what is missing when the user did not log in through the strategy', async () => {
-    const h = await guardedApp({}, {
-      routes: (app) => {
-        app.get('/other-login', (req, res, next) =>
-          req.logIn({ id: 'password-user' }, (err) => (err ? next(err) : res.json({ ok: true }))),
-        );
+    const h = await guardedApp(
+      {},
+      {
+        routes: (app) => {
+          app.get('/other-login', (req, res, next) =>
+            req.logIn({ id: 'password-user' }, (err) => (err ? next(err) : res.json({ ok: true }))),
+          );
+        },
       },
-    });
+    );
     const browser = h.browser();
     expect((await browser.get('/other-login')).status).toBe(200);
     const res = await browser.get('/guarded').set('accept', 'application/json');
@@ -281,7 +298,11 @@ describe('not logged in, misuse and options', () => {
   });
 
   it('passes an exception of the audit hook to next (fail closed)', async () => {
-    const h = await guardedApp({ audit: () => { throw new Error('audit sink down'); } });
+    const h = await guardedApp({
+      audit: () => {
+        throw new Error('audit sink down');
+      },
+    });
     const browser = h.browser();
     await loginVia(h, browser, { email: 'audit-throws@example.com' }, 'clean');
     const res = await browser.get('/guarded').set('accept', 'application/json');

@@ -93,9 +93,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   app.post('/logout', (req, res, next) => req.logout((err) => (err ? next(err) : res.json({ ok: true }))));
   options.routes?.(app);
-  app.use((err: { status?: number; code?: string; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(err.status ?? 500).json({ error: { code: err.code ?? 'INTERNAL', message: err.message } });
-  });
+  app.use(
+    (
+      err: { status?: number; code?: string; message: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      res.status(err.status ?? 500).json({ error: { code: err.code ?? 'INTERNAL', message: err.message } });
+    },
+  );
 
   return {
     app,

@@ -119,7 +119,9 @@ describe('the quick start, run as written', () => {
     let cookie = cookieOf(sent);
     expect(cookie).toMatch(/^connect\.sid=/);
 
-    const outbox = (await (await fetch(`${inbox}/__emulator/outbox`)).json()) as { entries: Array<{ to: string; link: string }> };
+    const outbox = (await (await fetch(`${inbox}/__emulator/outbox`)).json()) as {
+      entries: Array<{ to: string; link: string }>;
+    };
     const link = outbox.entries.find((e) => e.to === 'quick@example.com')!.link;
     const clicked = await fetch(link, { redirect: 'manual' });
     expect(clicked.status).toBe(302);

@@ -23,11 +23,14 @@ let counter: ServiceCallCounter;
 function routes(app: express.Express): void {
   // How an app shows a callback refusal: Passport's custom callback, with the failure's message.
   app.all('/auth/callback-json', express.urlencoded({ extended: false }), express.json(), (req, res, next) => {
-    h.passport.authenticate(h.strategy.name, (err: unknown, user: unknown, info: { code?: string; message?: string } | undefined, status?: number) => {
-      if (err) return next(err);
-      if (!user) return res.status(status ?? 401).json({ error: info ?? {} });
-      res.json({ ok: true });
-    })(req, res, next);
+    h.passport.authenticate(
+      h.strategy.name,
+      (err: unknown, user: unknown, info: { code?: string; message?: string } | undefined, status?: number) => {
+        if (err) return next(err);
+        if (!user) return res.status(status ?? 401).json({ error: info ?? {} });
+        res.json({ ok: true });
+      },
+    )(req, res, next);
   });
   // The same send route with no body parser in front of it: a setup mistake.
   app.post('/no-parser/magic-link', (req, res, next) => h.strategy.send()(req as never, res, next));
@@ -61,10 +64,21 @@ function cases<R>(rows: Array<[string, R, number]>): BadRequest<R>[] {
   return rows.map(([name, request, status]) => ({ name, request, status }));
 }
 
-const json = (body: unknown): Send => (a) => a.post('/auth/magic-link').set('accept', 'application/json').send(body as object);
-const form = (raw: string): Send => (a) => a.post('/auth/magic-link').set('accept', 'application/json').type('form').send(raw);
-const raw = (contentType: string, body: string | Buffer, extra: Record<string, string> = {}): Send => (a) =>
-  a.post('/auth/magic-link').set('accept', 'application/json').set('content-type', contentType).set(extra).send(body);
+const json =
+  (body: unknown): Send =>
+  (a) =>
+    a
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send(body as object);
+const form =
+  (raw: string): Send =>
+  (a) =>
+    a.post('/auth/magic-link').set('accept', 'application/json').type('form').send(raw);
+const raw =
+  (contentType: string, body: string | Buffer, extra: Record<string, string> = {}): Send =>
+  (a) =>
+    a.post('/auth/magic-link').set('accept', 'application/json').set('content-type', contentType).set(extra).send(body);
 
 const big = 'a'.repeat(10_000);
 
@@ -89,7 +103,11 @@ const BAD_SENDS = cases<Send>([
   ['mobile with letters', json({ mobile: 'call-me-maybe' }), 400],
   ['mobile too short', json({ mobile: '+1 23' }), 400],
   ['mobile of 20 digits', json({ mobile: '12345678901234567890' }), 400],
-  ['mobile in full-width digits', json({ mobile: '\uff19\uff11\uff19\uff18\uff17\uff16\uff15\uff14\uff13\uff12\uff11\uff10' }), 400],
+  [
+    'mobile in full-width digits',
+    json({ mobile: '\uff19\uff11\uff19\uff18\uff17\uff16\uff15\uff14\uff13\uff12\uff11\uff10' }),
+    400,
+  ],
   ['mobile with a zero-width space', json({ mobile: '91987\u200b6543210' }), 400],
   ['mobile with an RTL override', json({ mobile: '\u202e919876543210' }), 400],
   ['mobile as an array', json({ mobile: ['919876543210'] }), 400],
@@ -99,10 +117,21 @@ const BAD_SENDS = cases<Send>([
   ['invalid JSON', raw('application/json', '{"email":'), 400],
   ['a __proto__ key', raw('application/json', '{"__proto__":{"email":"a@example.com"}}'), 400],
   ['text/plain content type', raw('text/plain', 'email=a@example.com'), 400],
-  ['multipart content type', raw('multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--'), 400],
+  [
+    'multipart content type',
+    raw(
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--',
+    ),
+    400,
+  ],
   ['application/xml content type', raw('application/xml', '<email>a@example.com</email>'), 400],
   ['an unsupported charset', raw('application/json; charset=koi8-r', '{"email":"a@example.com"}'), 415],
-  ['an unsupported content encoding', raw('application/json', '{"email":"a@example.com"}', { 'content-encoding': 'compress' }), 415],
+  [
+    'an unsupported content encoding',
+    raw('application/json', '{"email":"a@example.com"}', { 'content-encoding': 'compress' }),
+    415,
+  ],
   ['a JSON body over the parser limit', json({ email: 'a@example.com', pad: 'x'.repeat(200_000) }), 413],
   ['a form body over the parser limit', form(`email=a%40example.com&pad=${'x'.repeat(200_000)}`), 413],
   ['a form with too many parameters', form(Array.from({ length: 1_500 }, (_, i) => `p${i}=1`).join('&')), 413],
@@ -116,14 +145,19 @@ const INVISIBLE_SENDS = cases<Send>([
 ]);
 
 type Callback = (agent: supertest.Agent) => supertest.Test;
-const get = (query: string): Callback => (a) => a.get(`/auth/callback-json${query}`).set('accept', 'application/json');
-const post = (body: unknown, contentType = 'application/json', headers: Record<string, string> = {}): Callback => (a) =>
-  a
-    .post('/auth/callback-json')
-    .set('accept', 'application/json')
-    .set('content-type', contentType)
-    .set(headers)
-    .send(typeof body === 'string' ? body : JSON.stringify(body));
+const get =
+  (query: string): Callback =>
+  (a) =>
+    a.get(`/auth/callback-json${query}`).set('accept', 'application/json');
+const post =
+  (body: unknown, contentType = 'application/json', headers: Record<string, string> = {}): Callback =>
+  (a) =>
+    a
+      .post('/auth/callback-json')
+      .set('accept', 'application/json')
+      .set('content-type', contentType)
+      .set(headers)
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
 
 const BAD_CALLBACKS = cases<Callback>([
   ['no code', get(''), 400],
@@ -149,8 +183,16 @@ const BAD_CALLBACKS = cases<Callback>([
   ['POST: invalid JSON', post('{"code":', 'application/json'), 400],
   ['POST: text/plain body (no parser matches)', post('code=abc', 'text/plain'), 400],
   ['POST: a body over the parser limit', post({ code: 'abc', pad: 'x'.repeat(200_000) }), 413],
-  ['POST: a token from another site (Origin)', post({ token: 'tok_valid_looking_123' }, 'application/json', { origin: 'https://evil.example' }), 403],
-  ['POST: a token without Origin or Sec-Fetch-Site', (a) => post({ token: 'tok_valid_looking_123' })(a).unset('origin'), 403],
+  [
+    'POST: a token from another site (Origin)',
+    post({ token: 'tok_valid_looking_123' }, 'application/json', { origin: 'https://evil.example' }),
+    403,
+  ],
+  [
+    'POST: a token without Origin or Sec-Fetch-Site',
+    (a) => post({ token: 'tok_valid_looking_123' })(a).unset('origin'),
+    403,
+  ],
   ['a well-formed code in a browser that asked for no link', get('?code=WellFormedCode123'), 403],
 ]);
 
@@ -162,7 +204,10 @@ function messageOf(res: supertest.Response): string {
   return res.text || (res as unknown as { res?: { statusMessage?: string } }).res?.statusMessage || '';
 }
 
-async function expectRefusedLocally(request: (a: supertest.Agent) => supertest.Test, status: number): Promise<supertest.Response> {
+async function expectRefusedLocally(
+  request: (a: supertest.Agent) => supertest.Test,
+  status: number,
+): Promise<supertest.Response> {
   const before = counter.total;
   const outboxBefore = emulator.outbox().length;
   const res = await request(h.browser());
@@ -193,7 +238,12 @@ describe(`${BAD_CALLBACKS.length} malformed callbacks: 4xx, a clear message, no 
   });
 
   it('the plain callback route (Passport default) answers the same statuses', async () => {
-    for (const [query, status] of [['', 400], ['?code=a&code=b', 400], ['?code=ab%00cd', 400], ['?code=WellFormedCode123', 403]] as const) {
+    for (const [query, status] of [
+      ['', 400],
+      ['?code=a&code=b', 400],
+      ['?code=ab%00cd', 400],
+      ['?code=WellFormedCode123', 403],
+    ] as const) {
       const before = counter.total;
       expect((await h.browser().get(`/auth/callback${query}`)).status).toBe(status);
       expect(counter.total).toBe(before);
@@ -204,7 +254,11 @@ describe(`${BAD_CALLBACKS.length} malformed callbacks: 4xx, a clear message, no 
 describe('setup errors: 500 by design, with a message naming the fix, and no call to the service', () => {
   it('a send route without a body parser is SETUP_ERROR MISSING_BODY_PARSER', async () => {
     const before = counter.total;
-    const res = await h.browser().post('/no-parser/magic-link').set('accept', 'application/json').send({ email: 'a@example.com' });
+    const res = await h
+      .browser()
+      .post('/no-parser/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'a@example.com' });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('SETUP_ERROR');
     expect(res.body.error.message).toMatch(/body parser.*express\.json\(\)/s);
@@ -215,9 +269,16 @@ describe('setup errors: 500 by design, with a message naming the fix, and no cal
     // The same strategy, mounted on an app with no session middleware at all.
     const app = express();
     app.post('/m', express.json(), h.strategy.send());
-    app.use((err: { status?: number; code?: string; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-      res.status(err.status ?? 500).json({ error: { code: err.code, message: err.message } });
-    });
+    app.use(
+      (
+        err: { status?: number; code?: string; message: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => {
+        res.status(err.status ?? 500).json({ error: { code: err.code, message: err.message } });
+      },
+    );
     const before = counter.total;
     const res = await supertest(app).post('/m').send({ email: 'a@example.com' });
     expect(res.status).toBe(500);
@@ -230,7 +291,11 @@ describe('setup errors: 500 by design, with a message naming the fix, and no cal
 describe('the counter itself', () => {
   it('sees a valid send reach the service (so the zeros above mean something)', async () => {
     const before = counter.total;
-    const res = await h.browser().post('/auth/magic-link').set('accept', 'application/json').send({ email: 'counted@example.com' });
+    const res = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'counted@example.com' });
     expect(res.status).toBe(200);
     expect(counter.total - before).toBe(1);
   });

@@ -36,11 +36,26 @@ const FAULTS: FaultCase[] = [
   { name: '500', fault: { status: 500 }, code: 'API_ERROR', routeStatus: 502 },
   { name: '503', fault: { status: 503 }, code: 'API_ERROR', routeStatus: 503 },
   { name: 'a reset connection', fault: { reset: true }, code: 'NETWORK', routeStatus: 502 },
-  { name: 'broken JSON', fault: { status: 200, body: '{"requestId": "r", "userDetails": {' }, code: 'BAD_RESPONSE', routeStatus: 502 },
-  { name: 'JSON of the wrong shape', fault: { status: 200, body: { hello: 'world', requestIds: 'nope', userDetails: [] } }, code: 'BAD_RESPONSE', routeStatus: 502 },
+  {
+    name: 'broken JSON',
+    fault: { status: 200, body: '{"requestId": "r", "userDetails": {' },
+    code: 'BAD_RESPONSE',
+    routeStatus: 502,
+  },
+  {
+    name: 'JSON of the wrong shape',
+    fault: { status: 200, body: { hello: 'world', requestIds: 'nope', userDetails: [] } },
+    code: 'BAD_RESPONSE',
+    routeStatus: 502,
+  },
   { name: 'an empty body', fault: { status: 200, body: '' }, code: 'BAD_RESPONSE', routeStatus: 502 },
   // Two megabytes against a 64 KiB cap: the client must stop reading, not buffer it.
-  { name: 'a huge body', fault: { status: 200, body: `{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}` }, code: 'BAD_RESPONSE', routeStatus: 502 },
+  {
+    name: 'a huge body',
+    fault: { status: 200, body: `{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}` },
+    code: 'BAD_RESPONSE',
+    routeStatus: 502,
+  },
 ];
 
 const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
@@ -52,7 +67,13 @@ let client: OtplessClient;
 beforeAll(async () => {
   // Not quiet: the emulator's log lines are part of what the secret search reads.
   emulator = await startEmulator({ clients: [CLIENT], quiet: false });
-  client = new OtplessClient({ ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES });
+  client = new OtplessClient({
+    ...CLIENT,
+    authUrl: emulator.authUrl,
+    userAuthUrl: emulator.userAuthUrl,
+    timeoutMs: TIMEOUT_MS,
+    maxResponseBytes: MAX_BYTES,
+  });
 });
 afterEach(() => emulator.clearFaults());
 afterAll(async () => {
@@ -64,26 +85,29 @@ afterAll(async () => {
 const sensitive = (...values: string[]) => watch.sensitive(...values);
 
 describe(`client: ${ENDPOINT_NAMES.length} endpoints x ${FAULTS.length} faults = ${MATRIX.length} cases`, () => {
-  it.each(MATRIX)('%s, %s: the right code within timeout + 1 s, then the next call succeeds', async (endpoint, _name, f) => {
-    const call = await validCall(endpoint, client, emulator, REDIRECT, sensitive);
-    emulator.fault({ path: ENDPOINTS[endpoint].path, ...f.fault, times: 1 });
+  it.each(MATRIX)(
+    '%s, %s: the right code within timeout + 1 s, then the next call succeeds',
+    async (endpoint, _name, f) => {
+      const call = await validCall(endpoint, client, emulator, REDIRECT, sensitive);
+      emulator.fault({ path: ENDPOINTS[endpoint].path, ...f.fault, times: 1 });
 
-    const started = performance.now();
-    const err = await call(client).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    const took = performance.now() - started;
-    watch.error(err);
-    expect(err, 'the call should fail').toBeDefined();
-    expect(isOtplessError(err, f.code), `expected ${f.code}, got ${String(err)}`).toBe(true);
-    if (f.code === 'API_ERROR') expect(err).toMatchObject({ status: f.fault.status, endpoint });
-    else expect(err).toMatchObject({ endpoint });
-    expect(took).toBeLessThan(TIMEOUT_MS + 1_000);
+      const started = performance.now();
+      const err = await call(client).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const took = performance.now() - started;
+      watch.error(err);
+      expect(err, 'the call should fail').toBeDefined();
+      expect(isOtplessError(err, f.code), `expected ${f.code}, got ${String(err)}`).toBe(true);
+      if (f.code === 'API_ERROR') expect(err).toMatchObject({ status: f.fault.status, endpoint });
+      else expect(err).toMatchObject({ endpoint });
+      expect(took).toBeLessThan(TIMEOUT_MS + 1_000);
 
-    const next = await validCall(endpoint, client, emulator, REDIRECT, sensitive);
-    await expect(next(client)).resolves.toBeTypeOf('object');
-  });
+      const next = await validCall(endpoint, client, emulator, REDIRECT, sensitive);
+      await expect(next(client)).resolves.toBeTypeOf('object');
+    },
+  );
 });
 
 // ---------------------------------------------------------------- through the app
@@ -104,7 +128,13 @@ async function harness(): Promise<Harness> {
     emulator,
     strategy: {
       // A client of the app's own: short timeout, small body cap.
-      client: new OtplessClient({ ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES }),
+      client: new OtplessClient({
+        ...CLIENT,
+        authUrl: emulator.authUrl,
+        userAuthUrl: emulator.userAuthUrl,
+        timeoutMs: TIMEOUT_MS,
+        maxResponseBytes: MAX_BYTES,
+      }),
       enrich: ['validateToken', 'secureInfo', 'userInfo'],
     },
     verify: async (profile) => {
@@ -148,39 +178,46 @@ const STRATEGY_ENDPOINTS = ['sendMagicLink', 'verifyCode', 'validateToken', 'sec
 const STRATEGY_MATRIX = STRATEGY_ENDPOINTS.flatMap((endpoint) => FAULTS.map((f) => [endpoint, f.name, f] as const));
 
 describe(`app: ${STRATEGY_ENDPOINTS.length} endpoints the login calls x ${FAULTS.length} faults = ${STRATEGY_MATRIX.length} cases`, () => {
-  it.each(STRATEGY_MATRIX)('%s, %s: answered as specified, nobody logged in, the next login works', async (endpoint, _name, f) => {
-    const h = await harness();
-    const browser = h.browser();
-    const path = ENDPOINTS[endpoint].path;
-    let res;
-    const started = performance.now();
-    if (endpoint === 'sendMagicLink') {
-      emulator.fault({ path, ...f.fault, times: 1 });
-      // A form post from a page: the error reaches the app's error handler.
-      res = await browser.post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: nextEmail('send') });
-    } else {
-      const callback = await pendingCallback(h, browser, nextEmail(endpoint));
-      emulator.fault({ path, ...f.fault, times: 1 });
-      lastProfile = undefined;
-      res = await browser.get(callback);
-    }
-    const took = performance.now() - started;
-    watch.error(JSON.stringify(res.body));
-    expect(took).toBeLessThan(TIMEOUT_MS + 1_000);
+  it.each(STRATEGY_MATRIX)(
+    '%s, %s: answered as specified, nobody logged in, the next login works',
+    async (endpoint, _name, f) => {
+      const h = await harness();
+      const browser = h.browser();
+      const path = ENDPOINTS[endpoint].path;
+      let res;
+      const started = performance.now();
+      if (endpoint === 'sendMagicLink') {
+        emulator.fault({ path, ...f.fault, times: 1 });
+        // A form post from a page: the error reaches the app's error handler.
+        res = await browser
+          .post('/auth/magic-link')
+          .type('form')
+          .set('accept', 'text/html')
+          .send({ email: nextEmail('send') });
+      } else {
+        const callback = await pendingCallback(h, browser, nextEmail(endpoint));
+        emulator.fault({ path, ...f.fault, times: 1 });
+        lastProfile = undefined;
+        res = await browser.get(callback);
+      }
+      const took = performance.now() - started;
+      watch.error(JSON.stringify(res.body));
+      expect(took).toBeLessThan(TIMEOUT_MS + 1_000);
 
-    if (endpoint === 'userInfo') {
-      // User info is a nicety (enrich.ts): the login goes on without it.
-      expect(res.status).toBe(302);
-      expect(lastProfile?._json.userInfo).toBeUndefined();
-      expect((await browser.get('/me')).status).toBe(200);
-      await browser.post('/logout');
-    } else {
-      expect(res.status).toBe(f.routeStatus);
-      expect(res.body.error.code).toBe('REQUEST_FAILED');
-      expect((await browser.get('/me')).status).toBe(401);
-    }
-    await expectNextLoginWorks(h, browser);
-  });
+      if (endpoint === 'userInfo') {
+        // User info is a nicety (enrich.ts): the login goes on without it.
+        expect(res.status).toBe(302);
+        expect(lastProfile?._json.userInfo).toBeUndefined();
+        expect((await browser.get('/me')).status).toBe(200);
+        await browser.post('/logout');
+      } else {
+        expect(res.status).toBe(f.routeStatus);
+        expect(res.body.error.code).toBe('REQUEST_FAILED');
+        expect((await browser.get('/me')).status).toBe(401);
+      }
+      await expectNextLoginWorks(h, browser);
+    },
+  );
 
   it('sessionDetails: the login never calls it (a fault armed on it is still armed after a full login)', async () => {
     const h = await harness();
@@ -192,9 +229,21 @@ describe(`app: ${STRATEGY_ENDPOINTS.length} endpoints the login calls x ${FAULTS
   });
 
   it.each([
-    ['invalid or used (400, 7118)', { status: 400, body: { errorCode: '7118', message: 'Request error: Invalid code' } }, 401],
-    ['expired (401, 7301)', { status: 401, body: { errorCode: '7301', message: 'Request error: Token is expired' } }, 401],
-    ['our credentials refused (401, 7002)', { status: 401, body: { errorCode: '7002', message: 'Authorization error' } }, 502],
+    [
+      'invalid or used (400, 7118)',
+      { status: 400, body: { errorCode: '7118', message: 'Request error: Invalid code' } },
+      401,
+    ],
+    [
+      'expired (401, 7301)',
+      { status: 401, body: { errorCode: '7301', message: 'Request error: Token is expired' } },
+      401,
+    ],
+    [
+      'our credentials refused (401, 7002)',
+      { status: 401, body: { errorCode: '7002', message: 'Authorization error' } },
+      502,
+    ],
   ] as const)('verifyCode answers %s: the callback answers %i', async (_name, fault, status) => {
     const h = await harness();
     const browser = h.browser();
@@ -213,7 +262,10 @@ describe(`app: ${STRATEGY_ENDPOINTS.length} endpoints the login calls x ${FAULTS
     expect((await browser.get(callback)).status).toBe(302);
     await browser.post('/logout');
     // A new pending request, so the binding check passes and the service itself refuses the code.
-    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: nextEmail('twice') });
+    await browser
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: nextEmail('twice') });
     expect((await browser.get(callback)).status).toBe(401);
     expect((await browser.get('/me')).status).toBe(401);
   });

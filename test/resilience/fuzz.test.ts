@@ -25,7 +25,15 @@ import {
   userInfo,
   type Mismatch,
 } from '../../src/client/shapes/index.js';
-import { assessRisk, ENDPOINTS, isOtplessError, OtplessClient, OtplessResponseError, RISK_ACTIONS, type EndpointName } from '../../src/index.js';
+import {
+  assessRisk,
+  ENDPOINTS,
+  isOtplessError,
+  OtplessClient,
+  OtplessResponseError,
+  RISK_ACTIONS,
+  type EndpointName,
+} from '../../src/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { CLIENT } from '../helpers/harness.js';
 import { getAt, paths, setAt } from '../helpers/jsonPaths.js';
@@ -45,13 +53,18 @@ const MAX_BYTES = 64 * 1024;
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const identitiesOk = (ids: unknown) =>
-  Array.isArray(ids) && ids.length > 0 && ids.every((i) => isObj(i) && (i.identityType === 'MOBILE' || i.identityType === 'EMAIL') && isStr(i.identityValue));
+  Array.isArray(ids) &&
+  ids.length > 0 &&
+  ids.every((i) => isObj(i) && (i.identityType === 'MOBILE' || i.identityType === 'EMAIL') && isStr(i.identityValue));
 
 /** What the login relies on from each answer, checked on every accepted value (not via the shapes). */
 const CRITICAL: Record<EndpointName, (v: Record<string, unknown>) => boolean> = {
   sendMagicLink: (v) =>
-    Array.isArray(v.requestIds) && v.requestIds.length > 0 && v.requestIds.every((e) => isObj(e) && isStr(e.value) && (e.type === 'MOBILE' || e.type === 'EMAIL')),
-  verifyCode: (v) => isStr(v.requestId) && isObj(v.userDetails) && isStr(v.userDetails.token) && identitiesOk(v.userDetails.identities),
+    Array.isArray(v.requestIds) &&
+    v.requestIds.length > 0 &&
+    v.requestIds.every((e) => isObj(e) && isStr(e.value) && (e.type === 'MOBILE' || e.type === 'EMAIL')),
+  verifyCode: (v) =>
+    isStr(v.requestId) && isObj(v.userDetails) && isStr(v.userDetails.token) && identitiesOk(v.userDetails.identities),
   userInfo: (v) => (isStr(v.email) && v.email !== '') || (isStr(v.phone_number) && v.phone_number !== ''),
   validateToken: (v) => isStr(v.token) && isStr(v.userId) && identitiesOk(v.identities),
   secureInfo: (v) => isObj(v.secure_info),
@@ -76,14 +89,24 @@ const VALID = {} as Record<EndpointName, Json>;
 
 beforeAll(async () => {
   emulator = await startEmulator({ clients: [CLIENT], quiet: false });
-  client = new OtplessClient({ ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, timeoutMs: 2_000, maxResponseBytes: MAX_BYTES });
+  client = new OtplessClient({
+    ...CLIENT,
+    authUrl: emulator.authUrl,
+    userAuthUrl: emulator.userAuthUrl,
+    timeoutMs: 2_000,
+    maxResponseBytes: MAX_BYTES,
+  });
   for (const endpoint of ENDPOINT_NAMES) {
     const call = await validCall(endpoint, client, emulator, 'https://app.example/cb', (...v) => watch.sensitive(...v));
     VALID[endpoint] = JSON.parse(JSON.stringify(await call(client)));
   }
   // The answers carry tokens of their own.
   const verify = VALID.verifyCode as { userDetails: { token: string } };
-  watch.sensitive(verify.userDetails.token, (VALID.validateToken as { token: string }).token, (VALID.sessionDetails as { sessionToken: string }).sessionToken);
+  watch.sensitive(
+    verify.userDetails.token,
+    (VALID.validateToken as { token: string }).token,
+    (VALID.sessionDetails as { sessionToken: string }).sessionToken,
+  );
 });
 afterAll(async () => {
   await client.close();
@@ -95,11 +118,29 @@ afterAll(async () => {
 
 const RAW = '\u0000RAW\u0000';
 /** JSON tokens JSON.stringify cannot produce: overflow, negative zero, lone surrogates, NUL. */
-const rawToken = fc.constantFrom('1e999', '-1e999', '-0', '1E400', '"\\ud800"', '"\\u0000"', '123456789012345678901234567890', '"\\u202e"');
+const rawToken = fc.constantFrom(
+  '1e999',
+  '-1e999',
+  '-0',
+  '1E400',
+  '"\\ud800"',
+  '"\\u0000"',
+  '123456789012345678901234567890',
+  '"\\u202e"',
+);
 
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 /** A value of another JSON kind than most leaves: for "wrong type" edits. */
-const otherKind = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.array(fc.integer(), { maxLength: 2 }));
+const otherKind = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant([]),
+  fc.constant({}),
+  fc.array(fc.integer(), { maxLength: 2 }),
+);
 
 type Edit =
   | { kind: 'delete'; pick: number }
@@ -135,7 +176,8 @@ function mutate(valid: Json, edits: Edit[]): string {
   let text = JSON.stringify(value) ?? 'null';
   if (raw !== undefined) text = text.replace(JSON.stringify(RAW), raw);
   // A literal "__proto__" key (JSON.parse makes it an own property; a naive merge would not).
-  if (proto !== undefined && text.startsWith('{') && text.length > 2) text = `{"__proto__":${JSON.stringify(proto)},${text.slice(1)}`;
+  if (proto !== undefined && text.startsWith('{') && text.length > 2)
+    text = `{"__proto__":${JSON.stringify(proto)},${text.slice(1)}`;
   return text;
 }
 
@@ -149,7 +191,11 @@ type TextDamage =
 
 const damage: fc.Arbitrary<TextDamage> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), char: fc.constantFrom('"', '{', '}', ',', ':', '\\', '\u0000', 'x', ']', '\u00e9') }),
+  fc.record({
+    kind: fc.constant('flip' as const),
+    at: fc.nat(),
+    char: fc.constantFrom('"', '{', '}', ',', ':', '\\', '\u0000', 'x', ']', '\u00e9'),
+  }),
   fc.record({ kind: fc.constant('bom' as const) }),
   fc.record({ kind: fc.constant('garbage' as const), tail: fc.string({ minLength: 1, maxLength: 5 }) }),
   fc.record({ kind: fc.constant('duplicateKey' as const), value: anyJson }),
@@ -170,7 +216,9 @@ function damageText(text: string, d: TextDamage, firstKey: string | undefined): 
       return text + d.tail;
     case 'duplicateKey':
       // The last duplicate wins in JSON.parse: a later bad value must still be caught.
-      return firstKey && text.endsWith('}') ? `${text.slice(0, -1)},${JSON.stringify(firstKey)}:${JSON.stringify(d.value)}}` : text;
+      return firstKey && text.endsWith('}')
+        ? `${text.slice(0, -1)},${JSON.stringify(firstKey)}:${JSON.stringify(d.value)}}`
+        : text;
     case 'pad':
       return ' '.repeat(d.spaces) + text + '\n'.repeat(d.spaces % 3);
   }
@@ -183,16 +231,25 @@ function body(endpoint: EndpointName): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant(null).map(() => JSON.stringify(valid())) },
     { weight: 5, arbitrary: fc.array(edit, { minLength: 1, maxLength: 4 }).map((edits) => mutate(valid(), edits)) },
-    { weight: 3, arbitrary: fc.tuple(fc.array(edit, { maxLength: 2 }), damage).map(([edits, d]) => damageText(mutate(valid(), edits), d, firstKey())) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.array(edit, { maxLength: 2 }), damage)
+        .map(([edits, d]) => damageText(mutate(valid(), edits), d, firstKey())),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 5 }).map((v) => JSON.stringify(v) ?? '') },
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
+    },
   );
 }
 
 // ---------------------------------------------------------------- checks
 
-type Outcome = { kind: 'result'; value: Record<string, unknown> } | { kind: 'BAD_RESPONSE' } | { kind: 'API_ERROR'; status: number };
+type Outcome =
+  { kind: 'result'; value: Record<string, unknown> } | { kind: 'BAD_RESPONSE' } | { kind: 'API_ERROR'; status: number };
 
 /** Maps a thrown value to an outcome; anything outside the contract is rethrown to fail the case. */
 function classify(err: unknown): Outcome {
@@ -225,30 +282,40 @@ const STATUSES = fc.oneof(
 describe(`through real sockets: ${SOCKET_RUNS} fuzzed answers per endpoint from the emulator`, () => {
   const socketTally = { result: 0, BAD_RESPONSE: 0, API_ERROR: 0 };
 
-  it.each(ENDPOINT_NAMES)('%s: a typed result, BAD_RESPONSE, or API_ERROR for a non-2xx; never anything else', async (endpoint) => {
-    const sensitive = (...v: string[]) => watch.sensitive(...v);
-    await fc.assert(
-      fc.asyncProperty(body(endpoint), STATUSES, fc.boolean(), async (text, status, jsonType) => {
-        // A fresh valid input each time: a verify code works once.
-        const call = await validCall(endpoint, client, emulator, 'https://app.example/cb', sensitive);
-        emulator.fault({ path: ENDPOINTS[endpoint].path, status, body: text, ...(jsonType ? { headers: { 'content-type': 'application/json' } } : {}), times: 1 });
-        const outcome = await call(client).then(
-          (value): Outcome => ({ kind: 'result', value: value as Record<string, unknown> }),
-          (err: unknown) => {
-            watch.error(err);
-            return classify(err);
-          },
-        );
-        emulator.clearFaults();
-        socketTally[outcome.kind]++;
-        const ok2xx = status >= 200 && status <= 299;
-        if (outcome.kind === 'API_ERROR') return !ok2xx && outcome.status === status;
-        if (outcome.kind === 'result') return ok2xx && CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
-        return ok2xx;
-      }),
-      { numRuns: SOCKET_RUNS },
-    );
-  });
+  it.each(ENDPOINT_NAMES)(
+    '%s: a typed result, BAD_RESPONSE, or API_ERROR for a non-2xx; never anything else',
+    async (endpoint) => {
+      const sensitive = (...v: string[]) => watch.sensitive(...v);
+      await fc.assert(
+        fc.asyncProperty(body(endpoint), STATUSES, fc.boolean(), async (text, status, jsonType) => {
+          // A fresh valid input each time: a verify code works once.
+          const call = await validCall(endpoint, client, emulator, 'https://app.example/cb', sensitive);
+          emulator.fault({
+            path: ENDPOINTS[endpoint].path,
+            status,
+            body: text,
+            ...(jsonType ? { headers: { 'content-type': 'application/json' } } : {}),
+            times: 1,
+          });
+          const outcome = await call(client).then(
+            (value): Outcome => ({ kind: 'result', value: value as Record<string, unknown> }),
+            (err: unknown) => {
+              watch.error(err);
+              return classify(err);
+            },
+          );
+          emulator.clearFaults();
+          socketTally[outcome.kind]++;
+          const ok2xx = status >= 200 && status <= 299;
+          if (outcome.kind === 'API_ERROR') return !ok2xx && outcome.status === status;
+          if (outcome.kind === 'result')
+            return ok2xx && CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
+          return ok2xx;
+        }),
+        { numRuns: SOCKET_RUNS },
+      );
+    },
+  );
 
   it('every outcome was reached through the sockets', () => {
     expect(socketTally.result).toBeGreaterThan(0);
@@ -261,26 +328,32 @@ let decoded = 0;
 const tally = { result: 0, BAD_RESPONSE: 0, API_ERROR: 0 };
 
 describe(`decodeBody: ${DECODE_RUNS} fuzzed bodies per endpoint (${DECODE_RUNS * ENDPOINT_NAMES.length} in all)`, () => {
-  it.each(ENDPOINT_NAMES)('%s: a result the login can rely on, or BAD_RESPONSE; accepted risk never allows damaged signals', (endpoint) => {
-    fc.assert(
-      fc.property(body(endpoint), (text) => {
-        decoded++;
-        let outcome: Outcome;
-        try {
-          outcome = { kind: 'result', value: decodeBody(endpoint, 200, text, SHAPES[endpoint]) as Record<string, unknown> };
-        } catch (err) {
-          outcome = classify(err);
-          // A sample for the secret search: errors name fields, never values.
-          if (decoded % 10 === 0) watch.error(err);
-        }
-        tally[outcome.kind]++;
-        if (outcome.kind === 'API_ERROR') return false;
-        if (outcome.kind === 'result') return CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
-        return true;
-      }),
-      { numRuns: DECODE_RUNS },
-    );
-  });
+  it.each(ENDPOINT_NAMES)(
+    '%s: a result the login can rely on, or BAD_RESPONSE; accepted risk never allows damaged signals',
+    (endpoint) => {
+      fc.assert(
+        fc.property(body(endpoint), (text) => {
+          decoded++;
+          let outcome: Outcome;
+          try {
+            outcome = {
+              kind: 'result',
+              value: decodeBody(endpoint, 200, text, SHAPES[endpoint]) as Record<string, unknown>,
+            };
+          } catch (err) {
+            outcome = classify(err);
+            // A sample for the secret search: errors name fields, never values.
+            if (decoded % 10 === 0) watch.error(err);
+          }
+          tally[outcome.kind]++;
+          if (outcome.kind === 'API_ERROR') return false;
+          if (outcome.kind === 'result') return CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
+          return true;
+        }),
+        { numRuns: DECODE_RUNS },
+      );
+    },
+  );
 
   it('the generators reach both outcomes (no vacuous pass)', () => {
     expect(tally.result).toBeGreaterThan(DECODE_RUNS / 2);
@@ -295,8 +368,19 @@ describe(`parseServiceError: ${ERROR_BODY_RUNS} error bodies`, () => {
     const echo = fc.constantFrom(secret, token, encodeURIComponent(secret), `?client_secret=${secret}`, `${token}.`);
     const errorBody = fc.oneof(
       body('verifyCode'),
-      fc.record({ message: fc.oneof(echo, fc.string(), fc.integer()), errorCode: fc.oneof(echo, fc.string(), fc.integer(), fc.constant(null)), description: fc.oneof(echo, fc.jsonValue()) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
-      fc.tuple(fc.string({ maxLength: 20 }), echo, fc.string({ maxLength: 20 })).map(([a, e, b]) => JSON.stringify({ message: a + e + b, description: `${b} ${e}` })),
+      fc
+        .record(
+          {
+            message: fc.oneof(echo, fc.string(), fc.integer()),
+            errorCode: fc.oneof(echo, fc.string(), fc.integer(), fc.constant(null)),
+            description: fc.oneof(echo, fc.jsonValue()),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
+      fc
+        .tuple(fc.string({ maxLength: 20 }), echo, fc.string({ maxLength: 20 }))
+        .map(([a, e, b]) => JSON.stringify({ message: a + e + b, description: `${b} ${e}` })),
     );
     fc.assert(
       fc.property(errorBody, (text) => {

@@ -21,7 +21,8 @@ const CONCURRENCY = 100;
 
 function activeSockets(): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const kind of process.getActiveResourcesInfo()) if (/TCP|Pipe/.test(kind)) counts[kind] = (counts[kind] ?? 0) + 1;
+  for (const kind of process.getActiveResourcesInfo())
+    if (/TCP|Pipe/.test(kind)) counts[kind] = (counts[kind] ?? 0) + 1;
   return counts;
 }
 
@@ -29,7 +30,10 @@ describe(`load: ${LOGINS} full logins at concurrency ${CONCURRENCY}`, () => {
   it('zero errors, every user is themselves, nothing left open', { timeout: 120_000 }, async () => {
     const baseline = activeSockets();
     // The emulator in its own process: the app and the load share this one, so it gets a core.
-    const emulator = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: false }, onLine: (line) => watch.lines.push(line) });
+    const emulator = await startEmulatorProcess({
+      emulator: { clients: [CLIENT], quiet: false },
+      onLine: (line) => watch.lines.push(line),
+    });
     const tokens: string[] = [];
     const h: Harness = await startHarness({
       // The harness reads only the two URLs of the emulator it is given.
@@ -73,7 +77,8 @@ describe(`load: ${LOGINS} full logins at concurrency ${CONCURRENCY}`, () => {
       const callbackUrl = new URL(click.location);
       codes.push(callbackUrl.searchParams.get('code') ?? '');
       const callback = await call(`${h.baseUrl}${callbackUrl.pathname}${callbackUrl.search}`, jar);
-      if (callback.status !== 302 || callback.location !== '/me') throw new Error(`callback ${callback.status} ${callback.text}`);
+      if (callback.status !== 302 || callback.location !== '/me')
+        throw new Error(`callback ${callback.status} ${callback.text}`);
       const me = await call(`${h.baseUrl}/me`, jar);
       if (me.status !== 200) throw new Error(`me ${me.status}`);
       const seen = (JSON.parse(me.text) as { user: { email?: string } }).user.email;
@@ -97,7 +102,9 @@ describe(`load: ${LOGINS} full logins at concurrency ${CONCURRENCY}`, () => {
       const seconds = (performance.now() - started) / 1000;
       // Reported, not asserted: the figure for the README and the CI budget.
       process.env.RESILIENCE_LOAD_SECONDS = seconds.toFixed(1);
-      console.info(`[load] ${LOGINS} logins in ${seconds.toFixed(1)} s (${Math.round(LOGINS / seconds)} logins/s), ${failures.length} failures`);
+      console.info(
+        `[load] ${LOGINS} logins in ${seconds.toFixed(1)} s (${Math.round(LOGINS / seconds)} logins/s), ${failures.length} failures`,
+      );
       await agent.close();
       await h.close();
       await emulator.close();

@@ -17,7 +17,9 @@ const ALLOW: RiskVerdict = { action: 'allow', reasons: [], score: 0 };
 const seconds = (ms: number): number => ms / 1000;
 const iso = (ms: number): string => new Date(ms).toISOString();
 const withoutSecureInfo = ({ secureInfo: _drop, ...rest }: Record<string, unknown>) => rest;
-const vpn = (result: boolean, methods: Record<string, boolean> = {}) => ({ vpn: { result, originCountry: 'NL', methods } });
+const vpn = (result: boolean, methods: Record<string, boolean> = {}) => ({
+  vpn: { result, originCountry: 'NL', methods },
+});
 
 describe('assessRisk: the forms of input', () => {
   it('allows a clean secure info and reports the suspect score', () => {
@@ -57,7 +59,10 @@ describe('assessRisk: the forms of input', () => {
     ['a token result whose secureInfo is undefined', { ...tokenResult(undefined), secureInfo: undefined }],
     ['a response whose secure_info is null', secureInfoResponse(null)],
   ])('blocks %s as missing (fail closed)', (_name, input) => {
-    expect(assess(input)).toEqual({ action: 'block', reasons: [{ signal: 'missing', action: 'block', detail: 'secureInfo' }] });
+    expect(assess(input)).toEqual({
+      action: 'block',
+      reasons: [{ signal: 'missing', action: 'block', detail: 'secureInfo' }],
+    });
   });
 
   it.each([
@@ -69,7 +74,10 @@ describe('assessRisk: the forms of input', () => {
     ['an object whose every read throws', throwingObject()],
     ['a wrapper whose secureInfo getter throws', throwingGetter('secureInfo')],
   ])('blocks %s as malformed', (_name, input) => {
-    expect(assess(input)).toEqual({ action: 'block', reasons: [{ signal: 'malformed', action: 'block', detail: 'secureInfo' }] });
+    expect(assess(input)).toEqual({
+      action: 'block',
+      reasons: [{ signal: 'malformed', action: 'block', detail: 'secureInfo' }],
+    });
   });
 
   it('prefers secureInfo to secure_info when an object has both', () => {
@@ -98,9 +106,21 @@ describe('assessRisk: each signal under the default policy', () => {
     ['bot good (known crawler)', { bot: { result: 'good' } }, [{ signal: 'bot', action: 'block', detail: 'good' }]],
     ['an unknown bot value', { bot: { result: 'headless' } }, [{ signal: 'bot', action: 'block', detail: 'unknown' }]],
     ['an empty bot value', { bot: { result: '' } }, [{ signal: 'bot', action: 'block', detail: 'unknown' }]],
-    ['a bot value in another case', { bot: { result: 'NotDetected' } }, [{ signal: 'bot', action: 'block', detail: 'unknown' }]],
-    ['tampering', { tampering: { result: true, anomalyScore: 0.9 } }, [{ signal: 'tampering', action: 'block', detail: 'result' }]],
-    ['tampering without anomalyScore', { tampering: { result: true } }, [{ signal: 'tampering', action: 'block', detail: 'result' }]],
+    [
+      'a bot value in another case',
+      { bot: { result: 'NotDetected' } },
+      [{ signal: 'bot', action: 'block', detail: 'unknown' }],
+    ],
+    [
+      'tampering',
+      { tampering: { result: true, anomalyScore: 0.9 } },
+      [{ signal: 'tampering', action: 'block', detail: 'result' }],
+    ],
+    [
+      'tampering without anomalyScore',
+      { tampering: { result: true } },
+      [{ signal: 'tampering', action: 'block', detail: 'result' }],
+    ],
     ['frida', { frida: { result: true } }, [{ signal: 'frida', action: 'block' }]],
     ['clonedApp', { clonedApp: { result: true } }, [{ signal: 'clonedApp', action: 'block' }]],
     ['emulator', { emulator: { result: true } }, [{ signal: 'emulator', action: 'block' }]],
@@ -122,10 +142,22 @@ describe('assessRisk: each signal under the default policy', () => {
       ['no vpn', vpn(false), []],
       ['no vpn, all methods false', vpn(false, { timezoneMismatch: false, publicVPN: false, osMismatch: false }), []],
       ['a vpn no method explains', vpn(true), [{ signal: 'vpn', action: 'challenge', detail: 'result' }]],
-      ['a vpn without a methods object', { vpn: { result: true } }, [{ signal: 'vpn', action: 'challenge', detail: 'result' }]],
+      [
+        'a vpn without a methods object',
+        { vpn: { result: true } },
+        [{ signal: 'vpn', action: 'challenge', detail: 'result' }],
+      ],
       ['a public VPN', vpn(true, { publicVPN: true }), [{ signal: 'vpn', action: 'challenge', detail: 'publicVPN' }]],
-      ['a timezone mismatch', vpn(true, { timezoneMismatch: true }), [{ signal: 'vpn', action: 'challenge', detail: 'timezoneMismatch' }]],
-      ['an auxiliary mobile', vpn(true, { auxiliaryMobile: true }), [{ signal: 'vpn', action: 'challenge', detail: 'auxiliaryMobile' }]],
+      [
+        'a timezone mismatch',
+        vpn(true, { timezoneMismatch: true }),
+        [{ signal: 'vpn', action: 'challenge', detail: 'timezoneMismatch' }],
+      ],
+      [
+        'an auxiliary mobile',
+        vpn(true, { auxiliaryMobile: true }),
+        [{ signal: 'vpn', action: 'challenge', detail: 'auxiliaryMobile' }],
+      ],
       ['osMismatch alone: a privacy relay', vpn(true, { osMismatch: true, timezoneMismatch: false }), []],
       [
         'osMismatch with timezoneMismatch',
@@ -137,7 +169,11 @@ describe('assessRisk: each signal under the default policy', () => {
         vpn(false, { publicVPN: true, auxiliaryMobile: true }),
         [{ signal: 'vpn', action: 'challenge', detail: 'publicVPN+auxiliaryMobile' }],
       ],
-      ['an unknown method only', { vpn: { result: true, methods: { newMethod: true } } }, [{ signal: 'vpn', action: 'challenge', detail: 'result' }]],
+      [
+        'an unknown method only',
+        { vpn: { result: true, methods: { newMethod: true } } },
+        [{ signal: 'vpn', action: 'challenge', detail: 'result' }],
+      ],
     ])('%s', (_name, changes, reasons) => {
       expect(assess(secureInfoWith(changes)).reasons).toEqual(reasons);
     });
@@ -154,7 +190,11 @@ describe('assessRisk: each signal under the default policy', () => {
       ['a reset yesterday (time)', { time: iso(NOW - DAY_MS) }, RECENT],
       ['a reset yesterday in another zone', { time: '2026-11-21T15:30:00+05:30' }, RECENT],
       ['a reset a month ago', { time: iso(NOW - 30 * DAY_MS), timestamp: seconds(NOW - 30 * DAY_MS) }, []],
-      ['old time but recent timestamp: the later counts', { time: iso(NOW - 30 * DAY_MS), timestamp: seconds(NOW - DAY_MS) }, RECENT],
+      [
+        'old time but recent timestamp: the later counts',
+        { time: iso(NOW - 30 * DAY_MS), timestamp: seconds(NOW - DAY_MS) },
+        RECENT,
+      ],
       ['recent time but epoch timestamp: the later counts', { time: iso(NOW - DAY_MS), timestamp: 0 }, RECENT],
       ['a reset in the future (clock skew)', { timestamp: seconds(NOW + 60_000) }, RECENT],
     ])('%s', (_name, value, reasons) => {
@@ -165,17 +205,25 @@ describe('assessRisk: each signal under the default policy', () => {
 
 describe('assessRisk: thresholds at their boundaries', () => {
   const score = (result: number, policy?: RiskPolicy) => assess(secureInfoWith({ suspectScore: { result } }), policy);
-  const confidence = (value: number, policy?: RiskPolicy) => assess(secureInfoWith({ confidence: { score: value } }), policy);
+  const confidence = (value: number, policy?: RiskPolicy) =>
+    assess(secureInfoWith({ confidence: { score: value } }), policy);
   const anomaly = (anomalyScore: number, policy?: RiskPolicy) =>
     assess(secureInfoWith({ tampering: { result: false, anomalyScore } }), policy);
-  const resetAgo = (ms: number, policy?: RiskPolicy) => assess(secureInfoWith({ factoryReset: { time: iso(NOW - ms) } }), policy);
+  const resetAgo = (ms: number, policy?: RiskPolicy) =>
+    assess(secureInfoWith({ factoryReset: { time: iso(NOW - ms) } }), policy);
 
   it('suspectScore: up to maxSuspectScore (10) allows, above it challenges', () => {
     expect(score(10)).toEqual({ action: 'allow', reasons: [], score: 10 });
-    expect(score(10.5)).toEqual({ action: 'challenge', reasons: [{ signal: 'suspectScore', action: 'challenge', detail: 'score>10' }], score: 10.5 });
+    expect(score(10.5)).toEqual({
+      action: 'challenge',
+      reasons: [{ signal: 'suspectScore', action: 'challenge', detail: 'score>10' }],
+      score: 10.5,
+    });
     expect(score(11).action).toBe('challenge');
     expect(score(0, { maxSuspectScore: 0 }).action).toBe('allow');
-    expect(score(1, { maxSuspectScore: 0 }).reasons).toEqual([{ signal: 'suspectScore', action: 'challenge', detail: 'score>0' }]);
+    expect(score(1, { maxSuspectScore: 0 }).reasons).toEqual([
+      { signal: 'suspectScore', action: 'challenge', detail: 'score>0' },
+    ]);
     expect(score(25, { maxSuspectScore: 25 }).action).toBe('allow');
   });
 
@@ -184,14 +232,18 @@ describe('assessRisk: thresholds at their boundaries', () => {
     expect(confidence(0.4999).reasons).toEqual([{ signal: 'confidence', action: 'challenge', detail: 'score<0.5' }]);
     expect(confidence(0).action).toBe('challenge');
     expect(confidence(0, { minConfidence: 0 }).action).toBe('allow');
-    expect(confidence(0.89, { minConfidence: 0.9 }).reasons).toEqual([{ signal: 'confidence', action: 'challenge', detail: 'score<0.9' }]);
+    expect(confidence(0.89, { minConfidence: 0.9 }).reasons).toEqual([
+      { signal: 'confidence', action: 'challenge', detail: 'score<0.9' },
+    ]);
   });
 
   it('tampering.anomalyScore: up to maxAnomalyScore (0.5) allows, above it blocks', () => {
     expect(anomaly(0.5).action).toBe('allow');
     expect(anomaly(0.5000001).reasons).toEqual([{ signal: 'tampering', action: 'block', detail: 'anomalyScore>0.5' }]);
     expect(anomaly(1, { maxAnomalyScore: 1 }).action).toBe('allow');
-    expect(anomaly(0.31, { maxAnomalyScore: 0.3 }).reasons).toEqual([{ signal: 'tampering', action: 'block', detail: 'anomalyScore>0.3' }]);
+    expect(anomaly(0.31, { maxAnomalyScore: 0.3 }).reasons).toEqual([
+      { signal: 'tampering', action: 'block', detail: 'anomalyScore>0.3' },
+    ]);
   });
 
   it('factoryReset: a reset less than factoryResetWithinMs (7 days) ago challenges', () => {
@@ -227,7 +279,9 @@ describe('assessRisk: missing signals', () => {
   });
 
   it('reads a null signal as absent', () => {
-    expect(assess(secureInfoWith({ vpn: null })).reasons).toEqual([{ signal: 'missing', action: 'block', detail: 'vpn' }]);
+    expect(assess(secureInfoWith({ vpn: null })).reasons).toEqual([
+      { signal: 'missing', action: 'block', detail: 'vpn' },
+    ]);
   });
 
   it.each(SIGNAL_NAMES.filter((name) => !['bot', 'vpn', 'tampering'].includes(name)))(
@@ -270,11 +324,32 @@ describe('assessRisk: malformed signals', () => {
     bot: [{ result: 42 }, { result: null }, {}, 'bad'],
     rootApps: [{ result: 'false' }, { result: 0 }, false],
     emulator: [{ result: 'true' }, {}],
-    vpn: ['yes', true, { result: 'yes' }, { result: true, methods: ['publicVPN'] }, { result: false, methods: { publicVPN: 'yes' } }],
-    tampering: [{ result: 'no' }, { anomalyScore: 0.1 }, { result: false, anomalyScore: 2 }, { result: false, anomalyScore: -0.1 }],
+    vpn: [
+      'yes',
+      true,
+      { result: 'yes' },
+      { result: true, methods: ['publicVPN'] },
+      { result: false, methods: { publicVPN: 'yes' } },
+    ],
+    tampering: [
+      { result: 'no' },
+      { anomalyScore: 0.1 },
+      { result: false, anomalyScore: 2 },
+      { result: false, anomalyScore: -0.1 },
+    ],
     jailbroken: [{ result: 1 }],
     clonedApp: [{ result: [] }],
-    factoryReset: [{}, { time: 'yesterday' }, { time: '1' }, { time: '2026-11-22' }, { time: 12 }, { timestamp: -1 }, { timestamp: '0' }, { timestamp: 1e306 }, 0],
+    factoryReset: [
+      {},
+      { time: 'yesterday' },
+      { time: '1' },
+      { time: '2026-11-22' },
+      { time: 12 },
+      { timestamp: -1 },
+      { timestamp: '0' },
+      { timestamp: 1e306 },
+      0,
+    ],
     frida: [[]],
     suspectScore: [{ result: -1 }, { result: '3' }, {}, 3],
     privacySettings: [{ result: 'no' }],
@@ -282,7 +357,9 @@ describe('assessRisk: malformed signals', () => {
     locationSpoofing: [{ result: 'false' }],
     developerTools: [{ result: 'false' }],
   };
-  const cases = SIGNAL_NAMES.flatMap((name) => MALFORMED[name].map((value) => [name, JSON.stringify(value), value] as const));
+  const cases = SIGNAL_NAMES.flatMap((name) =>
+    MALFORMED[name].map((value) => [name, JSON.stringify(value), value] as const),
+  );
 
   it.each(cases)('blocks %s = %s as malformed', (name, _shown, value) => {
     const verdict = assess(secureInfoWith({ [name]: value }));
@@ -318,21 +395,56 @@ describe('assessRisk: malformed signals', () => {
 
 describe('assessRisk: policy overrides', () => {
   it.each<[string, RiskPolicy, Record<string, unknown>, RiskVerdict['reasons']]>([
-    ['vpn block', { vpn: 'block' }, vpn(true, { publicVPN: true }), [{ signal: 'vpn', action: 'block', detail: 'publicVPN' }]],
+    [
+      'vpn block',
+      { vpn: 'block' },
+      vpn(true, { publicVPN: true }),
+      [{ signal: 'vpn', action: 'block', detail: 'publicVPN' }],
+    ],
     ['incognito block', { incognito: 'block' }, { incognito: true }, [{ signal: 'incognito', action: 'block' }]],
-    ['privacySettings challenge', { privacySettings: 'challenge' }, { privacySettings: { result: true } }, [{ signal: 'privacySettings', action: 'challenge' }]],
+    [
+      'privacySettings challenge',
+      { privacySettings: 'challenge' },
+      { privacySettings: { result: true } },
+      [{ signal: 'privacySettings', action: 'challenge' }],
+    ],
     ['bot allow', { bot: 'allow' }, { bot: { result: 'bad' } }, []],
-    ['emulator challenge', { emulator: 'challenge' }, { emulator: { result: true } }, [{ signal: 'emulator', action: 'challenge' }]],
-    ['privacyRelay challenge', { privacyRelay: 'challenge' }, vpn(true, { osMismatch: true }), [{ signal: 'vpn', action: 'challenge', detail: 'privacyRelay' }]],
+    [
+      'emulator challenge',
+      { emulator: 'challenge' },
+      { emulator: { result: true } },
+      [{ signal: 'emulator', action: 'challenge' }],
+    ],
+    [
+      'privacyRelay challenge',
+      { privacyRelay: 'challenge' },
+      vpn(true, { osMismatch: true }),
+      [{ signal: 'vpn', action: 'challenge', detail: 'privacyRelay' }],
+    ],
     [
       'privacyRelay stricter than vpn: a relay with more evidence takes the stricter',
       { privacyRelay: 'block', vpn: 'challenge' },
       vpn(true, { osMismatch: true, publicVPN: true }),
       [{ signal: 'vpn', action: 'block', detail: 'publicVPN+osMismatch' }],
     ],
-    ['factoryReset block', { factoryReset: 'block' }, { factoryReset: { timestamp: seconds(NOW) } }, [{ signal: 'factoryReset', action: 'block', detail: 'recent' }]],
-    ['confidence block', { confidence: 'block' }, { confidence: { score: 0.1 } }, [{ signal: 'confidence', action: 'block', detail: 'score<0.5' }]],
-    ['suspectScore block', { suspectScore: 'block' }, { suspectScore: { result: 11 } }, [{ signal: 'suspectScore', action: 'block', detail: 'score>10' }]],
+    [
+      'factoryReset block',
+      { factoryReset: 'block' },
+      { factoryReset: { timestamp: seconds(NOW) } },
+      [{ signal: 'factoryReset', action: 'block', detail: 'recent' }],
+    ],
+    [
+      'confidence block',
+      { confidence: 'block' },
+      { confidence: { score: 0.1 } },
+      [{ signal: 'confidence', action: 'block', detail: 'score<0.5' }],
+    ],
+    [
+      'suspectScore block',
+      { suspectScore: 'block' },
+      { suspectScore: { result: 11 } },
+      [{ signal: 'suspectScore', action: 'block', detail: 'score>10' }],
+    ],
   ])('%s', (_name, policy, changes, reasons) => {
     const verdict = assess(secureInfoWith(changes), policy);
     expect(verdict.reasons).toEqual(reasons);

@@ -8,7 +8,17 @@ const roundTrip = (compact: CompactSignals | null): unknown => JSON.parse(JSON.s
 
 /** A full secure info with every member set and every number as long as a double gets. */
 function worstCaseSecureInfo(): Record<string, unknown> {
-  const raised = ['rootApps', 'emulator', 'jailbroken', 'clonedApp', 'frida', 'privacySettings', 'virtualMachine', 'locationSpoofing', 'developerTools'];
+  const raised = [
+    'rootApps',
+    'emulator',
+    'jailbroken',
+    'clonedApp',
+    'frida',
+    'privacySettings',
+    'virtualMachine',
+    'locationSpoofing',
+    'developerTools',
+  ];
   return secureInfoWith({
     ...Object.fromEntries(raised.map((name) => [name, { result: true }])),
     incognito: true,
@@ -44,7 +54,14 @@ describe('compactSignals', () => {
   });
 
   it('gives null when there are no signals at all', () => {
-    for (const input of [undefined, null, {}, { secureInfo: null }, secureInfoResponse(undefined), { status: 'SUCCESS' }]) {
+    for (const input of [
+      undefined,
+      null,
+      {},
+      { secureInfo: null },
+      secureInfoResponse(undefined),
+      { status: 'SUCCESS' },
+    ]) {
       expect(compactSignals(input)).toBeNull();
     }
   });
@@ -85,7 +102,11 @@ describe('compactSignals', () => {
   it('gives the same verdict as the input under other policies and times', () => {
     const info = worstCaseSecureInfo();
     const compact = roundTrip(compactSignals(tokenResult(info)));
-    for (const policy of [undefined, { vpn: 'block' as const, privacyRelay: 'challenge' as const }, { bot: 'allow' as const, maxSuspectScore: 1e301 }]) {
+    for (const policy of [
+      undefined,
+      { vpn: 'block' as const, privacyRelay: 'challenge' as const },
+      { bot: 'allow' as const, maxSuspectScore: 1e301 },
+    ]) {
       for (const now of [NOW, NOW + 30 * DAY_MS]) {
         expect(assessRisk(compact, policy, { now })).toEqual(assessRisk(info, policy, { now }));
       }
@@ -133,6 +154,8 @@ describe('compactSignals', () => {
 
   it('reads an object with v: 1 but no string f as a raw secure info', () => {
     expect(assessRisk({ ...cleanSecureInfo(), v: 1 }, undefined, at).action).toBe('allow');
-    expect(assessRisk({ v: 1, f: 5 }, undefined, at).reasons).toEqual([{ signal: 'missing', action: 'block', detail: 'secureInfo' }]);
+    expect(assessRisk({ v: 1, f: 5 }, undefined, at).reasons).toEqual([
+      { signal: 'missing', action: 'block', detail: 'secureInfo' },
+    ]);
   });
 });

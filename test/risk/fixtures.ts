@@ -113,9 +113,7 @@ export function throwingGetter(key: string, base: object = {}): object {
 const unit = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0, 0.5, 1, 0.4999999, 0.5000001));
 const flagResult = fc.record({ result: fc.boolean() });
 const optionalFlag = fc.option(fc.boolean(), { nil: undefined });
-const isoTime = fc
-  .integer({ min: 0, max: NOW + DAY_MS })
-  .map((ms) => new Date(ms).toISOString());
+const isoTime = fc.integer({ min: 0, max: NOW + DAY_MS }).map((ms) => new Date(ms).toISOString());
 const seconds = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: Math.floor((NOW + DAY_MS) / 1000) }));
 
 /** A well-formed value of each signal, numbers weighted toward the default thresholds. */
@@ -130,7 +128,12 @@ export const validSignal: { [K in SignalName]: fc.Arbitrary<unknown> } = {
       result: fc.boolean(),
       originCountry: fc.string(),
       methods: fc.record(
-        { timezoneMismatch: optionalFlag, publicVPN: optionalFlag, auxiliaryMobile: optionalFlag, osMismatch: optionalFlag },
+        {
+          timezoneMismatch: optionalFlag,
+          publicVPN: optionalFlag,
+          auxiliaryMobile: optionalFlag,
+          osMismatch: optionalFlag,
+        },
         { requiredKeys: [] },
       ),
     },
@@ -160,13 +163,25 @@ const badNumber = fc.oneof(
   fc.constantFrom(-1, -Number.MIN_VALUE, 1.0000001, Number.NaN, Number.POSITIVE_INFINITY, '0.5', true),
   fc.double({ min: 1.0001, max: 1e9, noNaN: true }),
 );
-const badFlagResult = fc.oneof(fc.constant({}), notBoolean.map((result) => ({ result })), wrongType);
+const badFlagResult = fc.oneof(
+  fc.constant({}),
+  notBoolean.map((result) => ({ result })),
+  wrongType,
+);
 
 /** A malformed value of each signal: present, but not readable as the signal. */
 export const malformedSignal: { [K in SignalName]: fc.Arbitrary<unknown> } = {
   incognito: notBoolean,
-  confidence: fc.oneof(fc.constant({}), badNumber.map((score) => ({ score })), wrongType),
-  bot: fc.oneof(fc.constant({}), fc.oneof(fc.integer(), fc.boolean(), fc.constant({})).map((result) => ({ result })), wrongType),
+  confidence: fc.oneof(
+    fc.constant({}),
+    badNumber.map((score) => ({ score })),
+    wrongType,
+  ),
+  bot: fc.oneof(
+    fc.constant({}),
+    fc.oneof(fc.integer(), fc.boolean(), fc.constant({})).map((result) => ({ result })),
+    wrongType,
+  ),
   rootApps: badFlagResult,
   emulator: badFlagResult,
   vpn: fc.oneof(
@@ -174,7 +189,10 @@ export const malformedSignal: { [K in SignalName]: fc.Arbitrary<unknown> } = {
     fc.constant({ result: true, methods: 'publicVPN' }),
     notBoolean.map((publicVPN) => ({ result: false, methods: { publicVPN } })),
   ),
-  tampering: fc.oneof(badFlagResult, badNumber.map((anomalyScore) => ({ result: false, anomalyScore }))),
+  tampering: fc.oneof(
+    badFlagResult,
+    badNumber.map((anomalyScore) => ({ result: false, anomalyScore })),
+  ),
   jailbroken: badFlagResult,
   clonedApp: badFlagResult,
   factoryReset: fc.oneof(
@@ -184,7 +202,11 @@ export const malformedSignal: { [K in SignalName]: fc.Arbitrary<unknown> } = {
     wrongType,
   ),
   frida: badFlagResult,
-  suspectScore: fc.oneof(fc.constant({}), fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, '3').map((result) => ({ result })), wrongType),
+  suspectScore: fc.oneof(
+    fc.constant({}),
+    fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, '3').map((result) => ({ result })),
+    wrongType,
+  ),
   privacySettings: badFlagResult,
   virtualMachine: badFlagResult,
   locationSpoofing: badFlagResult,
@@ -197,7 +219,10 @@ const throwing = fc.oneof(
 );
 
 function signalsRecord(value: (name: SignalName) => fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, unknown>> {
-  const model = Object.fromEntries(SIGNAL_NAMES.map((name) => [name, value(name)])) as Record<SignalName, fc.Arbitrary<unknown>>;
+  const model = Object.fromEntries(SIGNAL_NAMES.map((name) => [name, value(name)])) as Record<
+    SignalName,
+    fc.Arbitrary<unknown>
+  >;
   return fc.record(model, { requiredKeys: [] });
 }
 
@@ -206,7 +231,10 @@ export const validSecureInfo = signalsRecord((name) => validSignal[name]);
 
 /** Well-formed secure infos with every signal present. */
 export const fullSecureInfo = fc.record(
-  Object.fromEntries(SIGNAL_NAMES.map((name) => [name, validSignal[name]])) as Record<SignalName, fc.Arbitrary<unknown>>,
+  Object.fromEntries(SIGNAL_NAMES.map((name) => [name, validSignal[name]])) as Record<
+    SignalName,
+    fc.Arbitrary<unknown>
+  >,
 );
 
 /** Anything shaped like a secure info: each signal valid, malformed, throwing, null or absent. */

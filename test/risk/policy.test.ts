@@ -30,7 +30,10 @@ describe('DEFAULT_RISK_POLICY', () => {
       const cells = /^\| `(\w+)` \|[^|]*\| `([^`]+)`/.exec(line);
       if (cells?.[1] && cells[2]) documented.set(cells[1], cells[2]);
     }
-    const actual = Object.entries(DEFAULT_RISK_POLICY).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : String(value)]);
+    const actual = Object.entries(DEFAULT_RISK_POLICY).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? value.join(', ') : String(value),
+    ]);
     expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(actual));
   });
 });
@@ -56,8 +59,12 @@ describe('validateRiskPolicy', () => {
   });
 
   it('accepts the bounds of every threshold', () => {
-    expect(() => validateRiskPolicy({ maxSuspectScore: 0, minConfidence: 0, maxAnomalyScore: 0, factoryResetWithinMs: 0 })).not.toThrow();
-    expect(() => validateRiskPolicy({ minConfidence: 1, maxAnomalyScore: 1, factoryResetWithinMs: 365 * 86_400_000 })).not.toThrow();
+    expect(() =>
+      validateRiskPolicy({ maxSuspectScore: 0, minConfidence: 0, maxAnomalyScore: 0, factoryResetWithinMs: 0 }),
+    ).not.toThrow();
+    expect(() =>
+      validateRiskPolicy({ minConfidence: 1, maxAnomalyScore: 1, factoryResetWithinMs: 365 * 86_400_000 }),
+    ).not.toThrow();
   });
 
   it.each<[string, unknown, RegExp]>([
@@ -65,17 +72,33 @@ describe('validateRiskPolicy', () => {
     ['an array', ['vpn'], /must be an object/],
     ['a number', 42, /must be an object/],
     ['an unknown option', { vpm: 'block' }, /Unknown risk policy option "vpm"/],
-    ['an unknown option named like a wire member', { originCountry: 'block' }, /Unknown risk policy option "originCountry"/],
+    [
+      'an unknown option named like a wire member',
+      { originCountry: 'block' },
+      /Unknown risk policy option "originCountry"/,
+    ],
     ['a bad action', { vpn: 'deny' }, /option "vpn" must be 'allow', 'challenge' or 'block', got "deny"/],
     ['an action in the wrong case', { bot: 'Block' }, /option "bot" must be/],
     ['an action of the wrong type', { missing: true }, /option "missing" must be .*got true/],
     ['a null action', { malformed: null }, /option "malformed" must be .*got null/],
     ['NaN', { maxSuspectScore: Number.NaN }, /option "maxSuspectScore" must be a finite number >= 0, got NaN/],
-    ['Infinity', { factoryResetWithinMs: Number.POSITIVE_INFINITY }, /option "factoryResetWithinMs" must be a finite number/],
+    [
+      'Infinity',
+      { factoryResetWithinMs: Number.POSITIVE_INFINITY },
+      /option "factoryResetWithinMs" must be a finite number/,
+    ],
     ['a negative score', { maxSuspectScore: -1 }, /"maxSuspectScore"/],
-    ['a confidence above 1', { minConfidence: 1.5 }, /option "minConfidence" must be a finite number from 0 to 1, got 1.5/],
+    [
+      'a confidence above 1',
+      { minConfidence: 1.5 },
+      /option "minConfidence" must be a finite number from 0 to 1, got 1.5/,
+    ],
     ['a negative anomaly score', { maxAnomalyScore: -0.1 }, /"maxAnomalyScore"/],
-    ['a threshold as a string', { factoryResetWithinMs: '7d' }, /"factoryResetWithinMs" must be a finite number >= 0, got "7d"/],
+    [
+      'a threshold as a string',
+      { factoryResetWithinMs: '7d' },
+      /"factoryResetWithinMs" must be a finite number >= 0, got "7d"/,
+    ],
     ['requiredSignals as a string', { requiredSignals: 'bot' }, /option "requiredSignals" must be an array/],
     ['an unknown required signal', { requiredSignals: ['bot', 'bots'] }, /option "requiredSignals" holds "bots"/],
     ['missing as a required signal', { requiredSignals: ['missing'] }, /holds "missing"/],

@@ -87,7 +87,9 @@ function worsen(name: SignalName, value: unknown, r: number): unknown {
     case 'confidence':
       return { ...signal, score: (signal.score as number) * r };
     case 'bot':
-      return signal.result === 'notDetected' ? { result: r < 0.33 ? 'good' : r < 0.66 ? 'bad' : 'headless' } : { result: 'bad' };
+      return signal.result === 'notDetected'
+        ? { result: r < 0.33 ? 'good' : r < 0.66 ? 'bad' : 'headless' }
+        : { result: 'bad' };
     case 'suspectScore':
       return { result: (signal.result as number) + r * 20 };
     case 'tampering': {
@@ -105,7 +107,9 @@ function worsen(name: SignalName, value: unknown, r: number): unknown {
       if (step === 4) return { ...signal, result: true };
       const method = (['timezoneMismatch', 'publicVPN', 'auxiliaryMobile', 'osMismatch'] as const)[step] ?? 'publicVPN';
       const explainsBareResult =
-        method === 'osMismatch' && signal.result === true && !['timezoneMismatch', 'publicVPN', 'auxiliaryMobile'].some((m) => methods[m] === true);
+        method === 'osMismatch' &&
+        signal.result === true &&
+        !['timezoneMismatch', 'publicVPN', 'auxiliaryMobile'].some((m) => methods[m] === true);
       // osMismatch added to a bare `result` explains it as a privacy relay: not a worsening.
       return explainsBareResult ? signal : { ...signal, methods: { ...methods, [method]: true } };
     }
@@ -114,16 +118,28 @@ function worsen(name: SignalName, value: unknown, r: number): unknown {
   }
 }
 
-const severityOf = (input: unknown, policy?: RiskPolicy): number => actionSeverity(assessRisk(input, policy, at).action);
+const severityOf = (input: unknown, policy?: RiskPolicy): number =>
+  actionSeverity(assessRisk(input, policy, at).action);
 
 // ---------------------------------------------------------------- fail closed inputs
 
-const missingInput = fc.constantFrom<unknown>(undefined, null, {}, { secureInfo: null }, { status: 'SUCCESS', secure_info: undefined });
+const missingInput = fc.constantFrom<unknown>(
+  undefined,
+  null,
+  {},
+  { secureInfo: null },
+  { status: 'SUCCESS', secure_info: undefined },
+);
 const malformedWhole = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.jsonValue(), { maxLength: 3 }));
 
 /** A well-formed secure info made unsafe: one signal malformed or throwing, or one required signal absent. */
 const damagedSecureInfo = fc
-  .tuple(fullSecureInfo, fc.constantFrom(...SIGNAL_NAMES), fc.nat(), fc.constantFrom('malformed', 'throwing', 'absent', 'null'))
+  .tuple(
+    fullSecureInfo,
+    fc.constantFrom(...SIGNAL_NAMES),
+    fc.nat(),
+    fc.constantFrom('malformed', 'throwing', 'absent', 'null'),
+  )
   .chain(([info, name, index, damage]) => {
     if (damage === 'malformed') return malformedSignal[name].map((bad) => ({ ...info, [name]: bad }));
     if (damage === 'throwing') return fc.constant(null).map(() => throwingGetter(name, info));
@@ -186,15 +202,20 @@ describe('assessRisk properties (10,000 cases each)', () => {
 
   it('recomputes the same verdict from the compact form, under any policy, after a JSON round trip', () => {
     fc.assert(
-      fc.property(anyInput, anyPolicy, fc.integer({ min: NOW - 30 * 86_400_000, max: NOW + 30 * 86_400_000 }), (input, policy, now) => {
-        const compact = compactSignals(input);
-        const json = JSON.stringify(compact);
-        return (
-          Buffer.byteLength(json) < 400 &&
-          isDeepStrictEqual(assessRisk(JSON.parse(json), policy, { now }), assessRisk(input, policy, { now })) &&
-          isDeepStrictEqual(compactSignals(compact), compact)
-        );
-      }),
+      fc.property(
+        anyInput,
+        anyPolicy,
+        fc.integer({ min: NOW - 30 * 86_400_000, max: NOW + 30 * 86_400_000 }),
+        (input, policy, now) => {
+          const compact = compactSignals(input);
+          const json = JSON.stringify(compact);
+          return (
+            Buffer.byteLength(json) < 400 &&
+            isDeepStrictEqual(assessRisk(JSON.parse(json), policy, { now }), assessRisk(input, policy, { now })) &&
+            isDeepStrictEqual(compactSignals(compact), compact)
+          );
+        },
+      ),
       runs,
     );
   });

@@ -88,7 +88,10 @@ describe('service failures', () => {
       status: 200,
       body: {
         requestId,
-        userDetails: { token: 'minimal-token', identities: [{ identityType: 'EMAIL', identityValue: 'minimal@example.com' }] },
+        userDetails: {
+          token: 'minimal-token',
+          identities: [{ identityType: 'EMAIL', identityValue: 'minimal@example.com' }],
+        },
       },
       times: 1,
     });
@@ -114,7 +117,10 @@ describe('service failures', () => {
   it('answers 502 when our credentials are refused, not the service’s 401', async () => {
     const h = await harness({ strategy: { clientSecret: 'wrong-secret-value' } });
     const browser = h.browser();
-    const sent = await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'cfg@example.com' });
+    const sent = await browser
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'cfg@example.com' });
     expect(sent.status).toBe(502);
     expect(sent.body.error).toEqual({
       code: 'SERVICE_ERROR',
@@ -185,38 +191,41 @@ describe('enrichment', () => {
     ['secureInfo', 'userInfo'],
     ['validateToken', 'secureInfo', 'userInfo'],
   ];
-  it.each(combos.map((c) => [c.join('+') || 'none', c] as const))('builds the profile for enrich = %s', async (_n, enrich) => {
-    let seen: MagicLinkProfile | undefined;
-    const h = await harness({
-      strategy: { enrich },
-      verify: async (profile) => {
-        seen = profile;
-        return { id: profile.id };
-      },
-    });
-    const browser = h.browser();
-    expect((await loginVia(h, browser, { email: 'combo@example.com' })).status).toBe(302);
-    const p = seen!;
-    expect(p.provider).toBe('otpless');
-    expect(p.emails[0]).toEqual({ value: 'combo@example.com', verified: true });
-    expect(p._json.verification?.requestId).toEqual(expect.any(String));
+  it.each(combos.map((c) => [c.join('+') || 'none', c] as const))(
+    'builds the profile for enrich = %s',
+    async (_n, enrich) => {
+      let seen: MagicLinkProfile | undefined;
+      const h = await harness({
+        strategy: { enrich },
+        verify: async (profile) => {
+          seen = profile;
+          return { id: profile.id };
+        },
+      });
+      const browser = h.browser();
+      expect((await loginVia(h, browser, { email: 'combo@example.com' })).status).toBe(302);
+      const p = seen!;
+      expect(p.provider).toBe('otpless');
+      expect(p.emails[0]).toEqual({ value: 'combo@example.com', verified: true });
+      expect(p._json.verification?.requestId).toEqual(expect.any(String));
 
-    const vt = enrich.includes('validateToken');
-    const si = enrich.includes('secureInfo');
-    const ui = enrich.includes('userInfo');
-    expect(p.id).toBe(vt ? p._json.tokenValidation?.userId : 'combo@example.com');
-    expect(p.userId !== undefined).toBe(vt);
-    expect(p._json.tokenValidation !== undefined).toBe(vt);
-    expect(p._json.secureInfo !== undefined).toBe(si);
-    expect(p._json.userInfo !== undefined).toBe(ui);
-    expect(p.displayName !== undefined).toBe(ui);
-    expect(p.secureInfo !== undefined).toBe(vt || si);
-    expect(p.risk?.action).toBe(vt || si ? 'allow' : undefined);
-    // The richest network details available: ipLocation only from validate-token or secure-info.
-    expect(p.network?.ip).toEqual(expect.any(String));
-    expect('ipLocation' in (p.network ?? {})).toBe(vt || si);
-    for (const identity of p.identities) expect(identity.verifiedAt).toBeInstanceOf(Date);
-  });
+      const vt = enrich.includes('validateToken');
+      const si = enrich.includes('secureInfo');
+      const ui = enrich.includes('userInfo');
+      expect(p.id).toBe(vt ? p._json.tokenValidation?.userId : 'combo@example.com');
+      expect(p.userId !== undefined).toBe(vt);
+      expect(p._json.tokenValidation !== undefined).toBe(vt);
+      expect(p._json.secureInfo !== undefined).toBe(si);
+      expect(p._json.userInfo !== undefined).toBe(ui);
+      expect(p.displayName !== undefined).toBe(ui);
+      expect(p.secureInfo !== undefined).toBe(vt || si);
+      expect(p.risk?.action).toBe(vt || si ? 'allow' : undefined);
+      // The richest network details available: ipLocation only from validate-token or secure-info.
+      expect(p.network?.ip).toEqual(expect.any(String));
+      expect('ipLocation' in (p.network ?? {})).toBe(vt || si);
+      for (const identity of p.identities) expect(identity.verifiedAt).toBeInstanceOf(Date);
+    },
+  );
 
   it('reads the verdict of a risky login (vpn) and stores it for later requests', async () => {
     const h = await harness({ strategy: { enrich: ['secureInfo'] } });
@@ -246,8 +255,20 @@ describe('verify callback styles', () => {
     ['done(null, false, info)', (_p, done) => done(null, false, { message: 'Not invited' }), 401],
     ['a promise of false', async () => false, 401],
     ['done(err)', (_p, done) => done(Object.assign(new Error('db down'), { status: 500 })), 500],
-    ['a throw', () => { throw new Error('verify threw'); }, 500],
-    ['a rejection', async () => { throw new Error('verify rejected'); }, 500],
+    [
+      'a throw',
+      () => {
+        throw new Error('verify threw');
+      },
+      500,
+    ],
+    [
+      'a rejection',
+      async () => {
+        throw new Error('verify rejected');
+      },
+      500,
+    ],
   ];
   it.each(cases)('handles %s', async (_name, verify, status) => {
     const h = await harness({ verify });
@@ -317,7 +338,12 @@ describe('frontend SDK token (POST token)', () => {
 
   it('refuses an unknown token with 401', async () => {
     const h = await harness();
-    const res = await h.browser().post('/auth/callback').set('origin', h.baseUrl).type('form').send({ token: 'made-up-token' });
+    const res = await h
+      .browser()
+      .post('/auth/callback')
+      .set('origin', h.baseUrl)
+      .type('form')
+      .send({ token: 'made-up-token' });
     expect(res.status).toBe(401);
   });
 });

@@ -49,7 +49,10 @@ describe('full login', () => {
   it('changes the session id on login (session fixation) with express-session', async () => {
     const h = await harness({ session: 'express' });
     const browser = h.browser();
-    const sent = await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'fix@example.com' });
+    const sent = await browser
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'fix@example.com' });
     const before = /connect\.sid=([^;]+)/.exec(String(sent.headers['set-cookie']))?.[1];
     expect(before).toBeTruthy();
     const callback = await browser.get(await clickLink(lastLinkTo(h.emulator, 'fix@example.com')));

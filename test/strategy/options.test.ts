@@ -10,7 +10,11 @@ const base = {
 const verify = async () => ({ id: 'x' });
 
 function build(options: Record<string, unknown>) {
-  return () => new MagicLinkStrategy({ ...base, ...options } as unknown as MagicLinkStrategyOptions & { passReqToCallback?: false }, verify);
+  return () =>
+    new MagicLinkStrategy(
+      { ...base, ...options } as unknown as MagicLinkStrategyOptions & { passReqToCallback?: false },
+      verify,
+    );
 }
 
 describe('MagicLinkStrategy options', () => {

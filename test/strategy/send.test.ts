@@ -14,7 +14,11 @@ describe('send()', () => {
   it('answers a JSON client with the channels only: no request id, no code', async () => {
     const h = await harness();
     const before = h.emulator.outbox().length;
-    const res = await h.browser().post('/auth/magic-link').set(json).send({ email: 'a@example.com', mobile: '+919876543210' });
+    const res = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set(json)
+      .send({ email: 'a@example.com', mobile: '+919876543210' });
     expect(res.status).toBe(200);
     const types = res.body.sent.map((s: { type: string }) => s.type).sort();
     expect(types).toEqual(['EMAIL', 'MOBILE']);
@@ -28,7 +32,12 @@ describe('send()', () => {
 
   it('redirects a form post to successRedirect (303)', async () => {
     const h = await harness({ send: { successRedirect: '/check-inbox' } });
-    const res = await h.browser().post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: 'form@example.com' });
+    const res = await h
+      .browser()
+      .post('/auth/magic-link')
+      .type('form')
+      .set('accept', 'text/html')
+      .send({ email: 'form@example.com' });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/check-inbox');
   });
@@ -74,14 +83,24 @@ describe('send()', () => {
 
   it('redirects a form post to failureRedirect with the reason and field', async () => {
     const h = await harness({ send: { successRedirect: '/check-inbox', failureRedirect: '/login' } });
-    const res = await h.browser().post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: 'nope' });
+    const res = await h
+      .browser()
+      .post('/auth/magic-link')
+      .type('form')
+      .set('accept', 'text/html')
+      .send({ email: 'nope' });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/login?error=INVALID_INPUT&field=email');
   });
 
   it('keeps the query string of failureRedirect', async () => {
     const h = await harness({ send: { successRedirect: '/check-inbox', failureRedirect: '/login?next=%2Faccount' } });
-    const res = await h.browser().post('/auth/magic-link').type('form').set('accept', 'text/html').send({ email: 'nope' });
+    const res = await h
+      .browser()
+      .post('/auth/magic-link')
+      .type('form')
+      .set('accept', 'text/html')
+      .send({ email: 'nope' });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/login?next=%2Faccount&error=INVALID_INPUT&field=email');
   });
@@ -91,7 +110,13 @@ describe('send()', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const h = await harness({ send: { onError: () => { throw new Error('render failed'); } } });
+      const h = await harness({
+        send: {
+          onError: () => {
+            throw new Error('render failed');
+          },
+        },
+      });
       const res = await h.browser().post('/auth/magic-link').set('accept', 'application/json').send({});
       expect(res.status).toBe(500);
       expect(res.body.error.message).toBe('render failed');
@@ -104,7 +129,12 @@ describe('send()', () => {
 
   it('hands failures to onError when given', async () => {
     const h = await harness({
-      send: { onError: (err, _req, res) => { res.statusCode = err.status; res.end(`custom:${err.reason}`); } },
+      send: {
+        onError: (err, _req, res) => {
+          res.statusCode = err.status;
+          res.end(`custom:${err.reason}`);
+        },
+      },
     });
     const res = await h.browser().post('/auth/magic-link').set('accept', 'text/html').type('form').send({});
     expect(res.status).toBe(400);
@@ -159,19 +189,30 @@ describe('send() and login CSRF', () => {
     ['a form with Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }, 'form'],
     ['a form with no Origin at all', {}, 'form'],
     ['JSON from another site (Origin)', { origin: 'https://evil.example' }, 'json'],
-  ] as const)('refuses %s with 403 CROSS_SITE, sending nothing and writing no session', async (_name, headers, type) => {
-    const h = await harness();
-    const before = h.emulator.outbox().length;
-    const res = await supertest(h.server).post('/auth/magic-link').set('accept', 'application/json').set(headers).type(type).send({ email: 'planted@example.com' });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('CROSS_SITE');
-    expect(res.headers['set-cookie']).toBeUndefined();
-    expect(h.emulator.outbox().length).toBe(before);
-  });
+  ] as const)(
+    'refuses %s with 403 CROSS_SITE, sending nothing and writing no session',
+    async (_name, headers, type) => {
+      const h = await harness();
+      const before = h.emulator.outbox().length;
+      const res = await supertest(h.server)
+        .post('/auth/magic-link')
+        .set('accept', 'application/json')
+        .set(headers)
+        .type(type)
+        .send({ email: 'planted@example.com' });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('CROSS_SITE');
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(h.emulator.outbox().length).toBe(before);
+    },
+  );
 
   it('accepts JSON with no Origin (an API client; a page elsewhere cannot send JSON without a preflight)', async () => {
     const h = await harness();
-    const res = await supertest(h.server).post('/auth/magic-link').set('accept', 'application/json').send({ email: 'api@example.com' });
+    const res = await supertest(h.server)
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'api@example.com' });
     expect(res.status).toBe(200);
   });
 
@@ -179,7 +220,11 @@ describe('send() and login CSRF', () => {
     const h = await harness();
     const victim = h.browser();
     // The attacker's page auto-submits a form in the victim's browser: the browser names the attacker's origin.
-    const forged = await victim.post('/auth/magic-link').set('origin', 'https://evil.example').type('form').send({ email: 'attacker@evil.example' });
+    const forged = await victim
+      .post('/auth/magic-link')
+      .set('origin', 'https://evil.example')
+      .type('form')
+      .send({ email: 'attacker@evil.example' });
     expect(forged.status).toBe(403);
     // The attacker asks for a link in their own browser and opens it there to read the code...
     const attacker = h.browser();
@@ -194,14 +239,26 @@ describe('send() and login CSRF', () => {
 describe('send() misuse', () => {
   async function bareApp(setup: (app: express.Express, strategy: MagicLinkStrategy) => void) {
     const strategy = new MagicLinkStrategy(
-      { ...CLIENT, authUrl: sharedEmulator().authUrl, userAuthUrl: sharedEmulator().userAuthUrl, callbackURL: 'http://127.0.0.1/cb' },
+      {
+        ...CLIENT,
+        authUrl: sharedEmulator().authUrl,
+        userAuthUrl: sharedEmulator().userAuthUrl,
+        callbackURL: 'http://127.0.0.1/cb',
+      },
       async (p) => ({ id: p.id }),
     );
     const app = express();
     setup(app, strategy);
-    app.use((err: { status?: number; message: string; reason?: string }, _q: express.Request, res: express.Response, _n: express.NextFunction) => {
-      res.status(err.status ?? 500).json({ reason: err.reason, message: err.message });
-    });
+    app.use(
+      (
+        err: { status?: number; message: string; reason?: string },
+        _q: express.Request,
+        res: express.Response,
+        _n: express.NextFunction,
+      ) => {
+        res.status(err.status ?? 500).json({ reason: err.reason, message: err.message });
+      },
+    );
     return { app, strategy };
   }
 
@@ -210,7 +267,11 @@ describe('send() misuse', () => {
       app.use(express.json());
       app.post('/send', strategy.send());
     });
-    const res = await supertest(app).post('/send').set('sec-fetch-site', 'same-origin').type('form').send({ email: 'x@example.com' });
+    const res = await supertest(app)
+      .post('/send')
+      .set('sec-fetch-site', 'same-origin')
+      .type('form')
+      .send({ email: 'x@example.com' });
     expect(res.status).toBe(500);
     expect(res.body.reason).toBe('MISSING_BODY_PARSER');
     expect(res.body.message).toContain('express.urlencoded');

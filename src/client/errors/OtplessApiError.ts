@@ -38,7 +38,11 @@ export class OtplessApiError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessApiError.prototype, 'name', { value: 'OtplessApiError', writable: true, configurable: true });
+Object.defineProperty(OtplessApiError.prototype, 'name', {
+  value: 'OtplessApiError',
+  writable: true,
+  configurable: true,
+});
 
 function apiErrorMessage(d: OtplessApiErrorDetails): string {
   const code = d.errorCode === undefined ? '' : ` (errorCode ${d.errorCode})`;
@@ -50,9 +54,11 @@ function apiErrorMessage(d: OtplessApiErrorDetails): string {
 
 /** What to do next, by status class: the part of the message a developer acts on. */
 function hint(status: number): string {
-  if (status === 401 || status === 403) return 'Check clientId and clientSecret, and that this client may use this endpoint.';
+  if (status === 401 || status === 403)
+    return 'Check clientId and clientSecret, and that this client may use this endpoint.';
   if (status === 429) return 'Too many requests: retry later, with backoff.';
   if (status >= 500) return 'The service is failing: retry later.';
-  if (status >= 400) return 'The service rejected the request: check the arguments (a code or token may be invalid, used or expired).';
+  if (status >= 400)
+    return 'The service rejected the request: check the arguments (a code or token may be invalid, used or expired).';
   return 'Unexpected status: check authUrl and userAuthUrl.';
 }

@@ -18,4 +18,8 @@ export class OtplessInputError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessInputError.prototype, 'name', { value: 'OtplessInputError', writable: true, configurable: true });
+Object.defineProperty(OtplessInputError.prototype, 'name', {
+  value: 'OtplessInputError',
+  writable: true,
+  configurable: true,
+});

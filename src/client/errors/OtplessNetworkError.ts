@@ -18,4 +18,8 @@ export class OtplessNetworkError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessNetworkError.prototype, 'name', { value: 'OtplessNetworkError', writable: true, configurable: true });
+Object.defineProperty(OtplessNetworkError.prototype, 'name', {
+  value: 'OtplessNetworkError',
+  writable: true,
+  configurable: true,
+});

@@ -25,4 +25,8 @@ export class OtplessResponseError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessResponseError.prototype, 'name', { value: 'OtplessResponseError', writable: true, configurable: true });
+Object.defineProperty(OtplessResponseError.prototype, 'name', {
+  value: 'OtplessResponseError',
+  writable: true,
+  configurable: true,
+});

@@ -22,4 +22,8 @@ export class OtplessTimeoutError extends OtplessError {
   }
 }
 
-Object.defineProperty(OtplessTimeoutError.prototype, 'name', { value: 'OtplessTimeoutError', writable: true, configurable: true });
+Object.defineProperty(OtplessTimeoutError.prototype, 'name', {
+  value: 'OtplessTimeoutError',
+  writable: true,
+  configurable: true,
+});

@@ -48,7 +48,8 @@ export function isRecord(value: unknown): value is Obj {
 export const string: Check<string> = (v) => (typeof v === 'string' ? undefined : miss('a string'));
 export const boolean: Check<boolean> = (v) => (typeof v === 'boolean' ? undefined : miss('a boolean'));
 /** A finite number (JSON can yield Infinity from `1e999`). */
-export const number: Check<number> = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : miss('a finite number'));
+export const number: Check<number> = (v) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : miss('a finite number');
 
 /** One of the listed strings. */
 export function oneOf<S extends string>(...allowed: S[]): Check<S> {

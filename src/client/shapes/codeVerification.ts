@@ -10,4 +10,7 @@ const userDetails = object<CodeUserDetails>(
 );
 
 /** Verify code: what the login needs is required, the rest of spec 2.9 checked when present. */
-export const codeVerificationResult = object<CodeVerificationResult>({ requestId: string, userDetails }, { message: string });
+export const codeVerificationResult = object<CodeVerificationResult>(
+  { requestId: string, userDetails },
+  { message: string },
+);

@@ -11,7 +11,17 @@ const asn = object<Members<'asn'>>({}, { asn: string, name: string, network: str
 
 const ipLocation = object<IpLocation>(
   {},
-  { accuracyRadius: number, city, subdivisions, country, continent, latitude: number, longitude: number, postalCode: string, asn },
+  {
+    accuracyRadius: number,
+    city,
+    subdivisions,
+    country,
+    continent,
+    latitude: number,
+    longitude: number,
+    postalCode: string,
+    asn,
+  },
 );
 
 /** Network of validate-token and secure-info (`network_info`). */

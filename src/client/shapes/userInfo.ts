@@ -1,7 +1,10 @@
 import type { AuthenticationDetailsEmail, AuthenticationDetailsPhone, UserInfo } from '../../wire/types.js';
 import { boolean, object, refine, string } from './check.js';
 
-const phone = object<AuthenticationDetailsPhone>({}, { mode: string, phone_number: string, country_code: string, auth_state: string });
+const phone = object<AuthenticationDetailsPhone>(
+  {},
+  { mode: string, phone_number: string, country_code: string, auth_state: string },
+);
 const email = object<AuthenticationDetailsEmail>({}, { email: string, mode: string, auth_state: string });
 
 const fields = object<UserInfo>(
@@ -27,6 +30,7 @@ const fields = object<UserInfo>(
  */
 export const userInfo = refine(
   fields,
-  (u) => (typeof u.email === 'string' && u.email !== '') || (typeof u.phone_number === 'string' && u.phone_number !== ''),
+  (u) =>
+    (typeof u.email === 'string' && u.email !== '') || (typeof u.phone_number === 'string' && u.phone_number !== ''),
   'an object with email or phone_number',
 );

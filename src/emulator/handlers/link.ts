@@ -17,10 +17,20 @@ function languageOf(req: IncomingMessage): string {
  * GET /__emulator/link/<id>[?risk=<scenario>]: the user clicks the magic link. Records the
  * scenario and the browser, then redirects to redirect_uri with the login's one code.
  */
-export function openLink(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, linkId: string, query: string): void {
+export function openLink(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  linkId: string,
+  query: string,
+): void {
   const login = ctx.store.findByLink(linkId);
   if (!login?.link) {
-    sendHtml(res, 404, messagePage('Unknown link', 'This magic link does not exist (or the emulator was reset or restarted).'));
+    sendHtml(
+      res,
+      404,
+      messagePage('Unknown link', 'This magic link does not exist (or the emulator was reset or restarted).'),
+    );
     return;
   }
   const risk = new URLSearchParams(query).get('risk') ?? 'clean';
@@ -29,7 +39,11 @@ export function openLink(ctx: EmulatorContext, req: IncomingMessage, res: Server
     return;
   }
   if (ctx.clock.now() >= login.link.expiresAt) {
-    sendHtml(res, 410, messagePage('Link expired', 'This magic link has expired. Go back to the app and ask for a new one.'));
+    sendHtml(
+      res,
+      410,
+      messagePage('Link expired', 'This magic link has expired. Go back to the app and ask for a new one.'),
+    );
     return;
   }
   // Once verified, the login's details are fixed; a later click only repeats the redirect.

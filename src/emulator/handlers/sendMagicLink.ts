@@ -47,7 +47,9 @@ export const sendMagicLink: Handler = (ctx, _req, res, query) => {
     };
     ctx.store.addOutbox(entry, login);
     // The link holds a link id, never the code: safe to show a developer.
-    ctx.log?.(`[otpless-emulator] ${identity.method} link to ${identity.value} (expires in ${expirySeconds} s): ${entry.link}`);
+    ctx.log?.(
+      `[otpless-emulator] ${identity.method} link to ${identity.value} (expires in ${expirySeconds} s): ${entry.link}`,
+    );
     return identity.type === 'MOBILE'
       ? { type: identity.type, value: login.requestId, destinationUri: `https://wa.me/${identity.value}` }
       : { type: identity.type, value: login.requestId };

@@ -79,7 +79,12 @@ export async function startCaptureServer(): Promise<CaptureServer> {
           return;
         }
         const status = r.status ?? 200;
-        const payload = r.body === undefined ? JSON.stringify(OK_BY_PATH[captured.path] ?? {}) : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+        const payload =
+          r.body === undefined
+            ? JSON.stringify(OK_BY_PATH[captured.path] ?? {})
+            : typeof r.body === 'string'
+              ? r.body
+              : JSON.stringify(r.body);
         if (r.chunkedBytes !== undefined) {
           res.writeHead(status, { 'content-type': 'application/json', ...r.headers });
           let sent = 0;
@@ -96,7 +101,11 @@ export async function startCaptureServer(): Promise<CaptureServer> {
           pump();
           return;
         }
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)), ...r.headers });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(payload)),
+          ...r.headers,
+        });
         if (r.stallBodyMs !== undefined) {
           res.write(payload.slice(0, 1));
           later(r.stallBodyMs, () => res.end(payload.slice(1)));

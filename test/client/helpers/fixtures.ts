@@ -78,7 +78,14 @@ export const verifyCodeOk: CodeVerificationResult = {
     status: 'SUCCESS',
     completedAt: 1_763_000_000_000,
     identities: [
-      { identityType: 'EMAIL', identityValue: 'ada@example.com', channel: 'MAGIC_LINK', methods: ['EMAIL'], verified: true, verifiedTimestamp: 1_763_000_000_000 },
+      {
+        identityType: 'EMAIL',
+        identityValue: 'ada@example.com',
+        channel: 'MAGIC_LINK',
+        methods: ['EMAIL'],
+        verified: true,
+        verifiedTimestamp: 1_763_000_000_000,
+      },
     ],
     network: { ip: '203.0.113.7' },
     deviceInfo: basicDevice,
@@ -101,7 +108,14 @@ export const validateTokenOk: TokenValidationResult = {
   userId: 'user-1',
   timestamp: '2025-11-22T10:00:00Z',
   identities: [
-    { identityType: 'MOBILE', identityValue: '919876543210', channel: 'OAUTH', methods: ['TRUE_CALLER'], verified: true, verifiedAt: '2025-11-22T10:00:00Z' },
+    {
+      identityType: 'MOBILE',
+      identityValue: '919876543210',
+      channel: 'OAUTH',
+      methods: ['TRUE_CALLER'],
+      verified: true,
+      verifiedAt: '2025-11-22T10:00:00Z',
+    },
   ],
   network,
   deviceInfo: fullDevice,
@@ -110,7 +124,12 @@ export const validateTokenOk: TokenValidationResult = {
 
 export const secureInfoOk: SecureInfoResult = {
   status: 'SUCCESS',
-  secure_info: { ...secureInfo, virtualMachine: { result: false }, locationSpoofing: { result: false }, developerTools: { result: false } },
+  secure_info: {
+    ...secureInfo,
+    virtualMachine: { result: false },
+    locationSpoofing: { result: false },
+    developerTools: { result: false },
+  },
   network_info: network,
   device_info: fullDevice,
 };
@@ -121,13 +140,35 @@ export const sessionDetailsOk: SessionDetails = {
   startedAt: 1_763_000_000_000,
   lastActiveAt: 1_763_000_100_000,
   identities: [
-    { identityType: 'EMAIL', identityValue: 'ada@example.com', channel: 'EMAIL_LOGIN', methods: ['EMAIL'], verifiedAt: 1_763_000_000_000, name: 'Ada' },
+    {
+      identityType: 'EMAIL',
+      identityValue: 'ada@example.com',
+      channel: 'EMAIL_LOGIN',
+      methods: ['EMAIL'],
+      verifiedAt: 1_763_000_000_000,
+      name: 'Ada',
+    },
   ],
-  deviceInfo: { ...basicDevice, browser: 'Chrome', connection: '4g', timezoneOffset: -330, cpuArchitecture: '8', fontFamily: 'Arial' },
+  deviceInfo: {
+    ...basicDevice,
+    browser: 'Chrome',
+    connection: '4g',
+    timezoneOffset: -330,
+    cpuArchitecture: '8',
+    fontFamily: 'Arial',
+  },
   network: {
     ip: '203.0.113.7',
     timezone: 'Asia/Kolkata',
-    ipLocation: { city: {}, subdivisions: {}, country: { code: 'IN', name: 'India' }, continent: { code: 'AS' }, latitude: 19.07, longitude: 72.87, postalCode: '400001' },
+    ipLocation: {
+      city: {},
+      subdivisions: {},
+      country: { code: 'IN', name: 'India' },
+      continent: { code: 'AS' },
+      latitude: 19.07,
+      longitude: 72.87,
+      postalCode: '400001',
+    },
   },
 };
 

@@ -11,11 +11,19 @@ export function haystackOf(err: unknown): string {
   const parts: string[] = [inspect(err, { showHidden: true, depth: Infinity, getters: true })];
   if (err instanceof Error) {
     parts.push(err.message, String(err.stack), JSON.stringify(err));
-    for (const key of Object.getOwnPropertyNames(err)) parts.push(String((err as unknown as Record<string, unknown>)[key]));
+    for (const key of Object.getOwnPropertyNames(err))
+      parts.push(String((err as unknown as Record<string, unknown>)[key]));
     const cause = err.cause;
     if (cause !== undefined) {
-      parts.push(inspect(cause, { showHidden: true, depth: Infinity }), JSON.stringify(cause) ?? '', String((cause as Error).stack), String((cause as Error).message));
-      if (typeof cause === 'object' && cause !== null) for (const key of Object.getOwnPropertyNames(cause)) parts.push(String((cause as Record<string, unknown>)[key]));
+      parts.push(
+        inspect(cause, { showHidden: true, depth: Infinity }),
+        JSON.stringify(cause) ?? '',
+        String((cause as Error).stack),
+        String((cause as Error).message),
+      );
+      if (typeof cause === 'object' && cause !== null)
+        for (const key of Object.getOwnPropertyNames(cause))
+          parts.push(String((cause as Record<string, unknown>)[key]));
     }
   }
   return parts.join('\n');

@@ -58,7 +58,12 @@ export class Browser {
     return new Browser(this.baseUrl, this.userAgent);
   }
 
-  private async request(method: string, url: string, body: string | undefined, headers: Record<string, string>): Promise<Page> {
+  private async request(
+    method: string,
+    url: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<Page> {
     const target = new URL(url, this.baseUrl);
     const cookie = [...(this.jar.get(target.hostname) ?? [])].map(([name, value]) => `${name}=${value}`).join('; ');
     const res = await fetch(target, {

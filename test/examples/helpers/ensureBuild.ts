@@ -1,6 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +76,8 @@ function inputFiles(): string[] {
 
 function inputHash(): string {
   const hash = createHash('sha256');
-  for (const file of inputFiles()) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of inputFiles())
+    hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -103,7 +114,8 @@ async function withLock(work: () => Promise<void>): Promise<void> {
       // A lock left by a killed process: take it over once it is clearly too old.
       const lock = statSync(LOCK, { throwIfNoEntry: false });
       if (lock && Date.now() - lock.mtimeMs > LOCK_STALE_MS) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for another process to build dist/ (lock ${LOCK})`, { cause: err });
+      if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for another process to build dist/ (lock ${LOCK})`, { cause: err });
       await sleep(200);
     }
   }

@@ -4,7 +4,10 @@ import type { Browser, Page } from './browser.js';
 /** The newest link the emulator delivered to an e-mail address or a mobile number (any format). */
 export function linkTo(emulator: Emulator, contact: string): string {
   const wanted = contact.includes('@') ? contact.trim().toLowerCase() : contact.replace(/\D/g, '');
-  const entry = emulator.outbox().reverse().find((e) => e.to === wanted);
+  const entry = emulator
+    .outbox()
+    .reverse()
+    .find((e) => e.to === wanted);
   if (!entry) throw new Error(`no link was delivered to ${contact}`);
   return entry.link;
 }
@@ -17,6 +20,7 @@ export async function openLink(browser: Browser, link: string, risk?: string): P
   const url = new URL(link);
   if (risk) url.searchParams.set('risk', risk);
   const redirect = await browser.get(url.toString());
-  if (redirect.status !== 302 || !redirect.location) throw new Error(`the link answered ${redirect.status}, not a redirect`);
+  if (redirect.status !== 302 || !redirect.location)
+    throw new Error(`the link answered ${redirect.status}, not a redirect`);
   return browser.get(redirect.location);
 }

@@ -30,9 +30,13 @@ async function freePort(): Promise<number> {
 export async function startRedisServer(): Promise<RedisServer> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
-    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      REDIS_SERVER,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       await waitUntilReady(child);
       return {

@@ -35,7 +35,12 @@ const handlers: Record<string, (...args: never[]) => unknown> = {
   entries: (recipients: string[]) => recipients.map((to) => entryFor(to) ?? null),
   entriesByRequestId: (ids: string[]) => {
     const wanted = new Set(ids);
-    const found = new Map(emu.outbox().filter((e) => wanted.has(e.requestId)).map((e) => [e.requestId, e]));
+    const found = new Map(
+      emu
+        .outbox()
+        .filter((e) => wanted.has(e.requestId))
+        .map((e) => [e.requestId, e]),
+    );
     return ids.map((id) => found.get(id) ?? null);
   },
   outboxSize: () => emu.outbox().length,

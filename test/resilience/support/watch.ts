@@ -53,10 +53,14 @@ export class SuiteWatch {
     }
     const outWrite = process.stdout.write;
     const errWrite = process.stderr.write;
-    const record = (stream: NodeJS.WriteStream, original: typeof outWrite) => (chunk: unknown, ...rest: unknown[]) => {
-      this.lines.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-      return (original as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
-    };
+    const record =
+      (stream: NodeJS.WriteStream, original: typeof outWrite) =>
+      (chunk: unknown, ...rest: unknown[]) => {
+        this.lines.push(
+          typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk),
+        );
+        return (original as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
+      };
     process.stdout.write = record(process.stdout, outWrite) as typeof outWrite;
     process.stderr.write = record(process.stderr, errWrite) as typeof errWrite;
     const onRejection = (reason: unknown) => this.rejections.push(reason);
@@ -79,7 +83,8 @@ export class SuiteWatch {
   sensitive(...values: Array<string | undefined>): void {
     for (const value of values) {
       if (!value) continue;
-      for (const form of [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)]) this.#needles.add(form);
+      for (const form of [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)])
+        this.#needles.add(form);
     }
   }
 
