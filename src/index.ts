@@ -2,7 +2,10 @@
 export type * from './wire/types.js';
 export { ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL } from './wire/endpoints.js';
 export type { EndpointName, EndpointDescriptor } from './wire/endpoints.js';
+export * from './errors.js';
 export * from './client/index.js';
 export * from './risk/index.js';
+export * from './session/index.js';
+export * from './web/index.js';
 export * from './strategy/index.js';
 export * from './guards/index.js';

@@ -1,5 +1,5 @@
 import type { EndpointName } from '../wire/endpoints.js';
-import { OtplessResponseError } from './errors/OtplessResponseError.js';
+import { OtplessResponseError } from '../errors.js';
 import { type Check, describeMismatch } from './shapes/check.js';
 
 /**

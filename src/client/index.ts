@@ -1,4 +1,3 @@
 export { OtplessClient } from './OtplessClient.js';
 export type { OtplessClientOptions } from './options.js';
 export type { SendMagicLinkInput } from './validate.js';
-export * from './errors/index.js';

@@ -1,9 +1,9 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { EndpointName } from '../wire/endpoints.js';
-import { OtplessApiError } from './errors/OtplessApiError.js';
-import { OtplessNetworkError } from './errors/OtplessNetworkError.js';
-import { OtplessResponseError } from './errors/OtplessResponseError.js';
-import { OtplessTimeoutError } from './errors/OtplessTimeoutError.js';
+import { OtplessApiError } from '../errors.js';
+import { OtplessNetworkError } from '../errors.js';
+import { OtplessResponseError } from '../errors.js';
+import { OtplessTimeoutError } from '../errors.js';
 import { parseServiceError } from './errorBody.js';
 import { redact, sanitizedCause, secretForms } from './redact.js';
 import type { Check } from './shapes/check.js';

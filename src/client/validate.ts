@@ -1,6 +1,6 @@
 import type { EndpointName } from '../wire/endpoints.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
-import { OtplessInputError } from './errors/OtplessInputError.js';
+import { OtplessInputError } from '../errors.js';
 
 /** Arguments of `sendMagicLink`. At least one of `email` and `mobileNumber`. */
 export interface SendMagicLinkInput {

@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { sessionOf } from '../strategy/http.js';
-import type { HttpRequest, NextFunction } from '../strategy/http.js';
-import { readLoginRecord } from '../strategy/loginRecord.js';
-import type { LoginRecord } from '../strategy/loginRecord.js';
-import { isSafeLocalPath } from '../strategy/safeRedirect.js';
-import { OtplessSetupError } from '../strategy/setupError.js';
-import { refuse } from './responses.js';
+import { sessionOf } from '../session/session.js';
+import type { HttpRequest, NextFunction } from '../web/request.js';
+import { readLoginRecord } from '../session/loginRecord.js';
+import type { LoginRecord } from '../session/loginRecord.js';
+import { isSafeLocalPath } from '../web/origin.js';
+import { OtplessSetupError } from '../errors.js';
+import { refuse } from './refuse.js';
 
 /** Options every guard takes. */
 export interface GuardOptions {

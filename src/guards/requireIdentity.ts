@@ -1,7 +1,7 @@
 import type { IdentityType } from '../wire/types.js';
 import { checkGuardOptions, createGuard } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
-import { refuse } from './responses.js';
+import { refuse } from './refuse.js';
 
 const GUARD = 'requireIdentity';
 const TYPES: readonly IdentityType[] = ['MOBILE', 'EMAIL'];

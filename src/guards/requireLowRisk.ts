@@ -2,11 +2,11 @@ import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { assessRisk, compactSignals, isRiskAction, strictestAction, validateRiskPolicy } from '../risk/index.js';
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
-import type { HttpRequest, NextFunction } from '../strategy/http.js';
-import type { LoginRecord } from '../strategy/loginRecord.js';
+import type { HttpRequest, NextFunction } from '../web/request.js';
+import type { LoginRecord } from '../session/loginRecord.js';
 import { checkGuardOptions, createGuard } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
-import { refuse } from './responses.js';
+import { refuse } from './refuse.js';
 
 /** The verdict a guard reached, as `req.risk` and the audit hook see it. */
 export interface GuardVerdict extends RiskVerdict {

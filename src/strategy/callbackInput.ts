@@ -1,4 +1,4 @@
-import type { HttpRequest } from './http.js';
+import type { HttpRequest } from '../web/request.js';
 import type { CallbackFailureCode } from './failures.js';
 
 /** What the callback was given: a code from the link, a frontend-SDK token, or nothing usable. */

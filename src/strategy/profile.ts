@@ -11,7 +11,7 @@ import type {
   UserInfo,
 } from '../wire/types.js';
 import type { RiskVerdict } from '../risk/index.js';
-import { toE164 } from './phone.js';
+import { toE164 } from '../contact/phone.js';
 
 /** One verified identity, the same shape whichever call reported it (spec 2.3). */
 export interface MagicLinkIdentity {

@@ -1,15 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import { isOtplessError } from '../client/index.js';
+import { isOtplessError } from '../errors.js';
 import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
-import type { HttpRequest, NextFunction } from './http.js';
-import { redirectSeeOther, sendJson, sessionOf, wantsJson } from './http.js';
+import type { HttpRequest, NextFunction } from '../web/request.js';
+import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { sessionOf } from '../session/session.js';
 import type { ResolvedStrategyOptions } from './options.js';
-import { rememberPending } from './pending.js';
-import { mayBeCrossSite } from './sameOrigin.js';
-import { isSafeLocalPath } from './safeRedirect.js';
-import { serviceFailure, statusForServiceError } from './serviceErrors.js';
-import { OtplessRequestError } from './requestError.js';
-import { OtplessSetupError } from './setupError.js';
+import { rememberPending } from '../session/pending.js';
+import { mayBeCrossSite } from '../web/origin.js';
+import { isSafeLocalPath } from '../web/origin.js';
+import { serviceFailure, statusForServiceError } from './failures.js';
+import { OtplessRequestError } from '../errors.js';
+import { OtplessSetupError } from '../errors.js';
 
 /**
  * Options of `strategy.send()`. Posts from other sites are refused (403 `CROSS_SITE`): a browser

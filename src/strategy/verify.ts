@@ -1,4 +1,4 @@
-import type { HttpRequest } from './http.js';
+import type { HttpRequest } from '../web/request.js';
 import type { MagicLinkProfile } from './profile.js';
 
 /** What `verify` hands back: a user, or `false`/`null` with an optional reason. */

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_DEFAULT_CLIENT, RISK_SCENARIOS, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { ENDPOINTS } from '../../src/wire/endpoints.js';
-import { isOtplessError, OtplessClient } from '../../src/client/index.js';
+import { isOtplessError, OtplessClient } from '../../src/index.js';
 import { expectNoSecrets, needlesOf } from './helpers/secrets.js';
 
 const TIMEOUT = 400;

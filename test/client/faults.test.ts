@@ -7,7 +7,7 @@ import {
   OtplessNetworkError,
   OtplessResponseError,
   OtplessTimeoutError,
-} from '../../src/client/index.js';
+} from '../../src/index.js';
 import { type CaptureServer, type Reply, startCaptureServer } from './helpers/captureServer.js';
 import { copy, verifyCodeOk } from './helpers/fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OtplessClient } from '../../src/client/index.js';
+import { OtplessClient } from '../../src/index.js';
 
 const SECRET = 'opt-secret-value-123';
 const ok = { clientId: 'id-1', clientSecret: SECRET };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/client/decode.js';
-import { OtplessResponseError } from '../../src/client/index.js';
+import { OtplessResponseError } from '../../src/index.js';
 import {
   codeVerificationResult,
   secureInfoResult,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOtplessError, OtplessClient, OtplessInputError } from '../../src/client/index.js';
+import { isOtplessError, OtplessClient, OtplessInputError } from '../../src/index.js';
 import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
 
 let server: CaptureServer;

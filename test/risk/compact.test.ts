@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessRisk, compactSignals, type CompactSignals, type RiskVerdict } from '../../src/risk/index.js';
-import type { LoginRiskRecord } from '../../src/strategy/loginRecord.js';
+import type { LoginRiskRecord } from '../../src/session/loginRecord.js';
 import { DAY_MS, NOW, cleanSecureInfo, secureInfoResponse, secureInfoWith, tokenResult } from './fixtures.js';
 
 const at = { now: NOW };

@@ -15,19 +15,6 @@ export interface HttpRequest extends IncomingMessage {
   res?: ServerResponse;
 }
 
-/** A session object as express-session and cookie-session (with `sessionCompat()`) give it. */
-export interface SessionLike {
-  [key: string]: unknown;
-  regenerate?: (callback: (err?: unknown) => void) => void;
-  save?: (callback?: (err?: unknown) => void) => void;
-}
-
-/** The request's session as an object, or `undefined` when no session middleware ran. */
-export function sessionOf(req: { session?: unknown }): SessionLike | undefined {
-  const session = req.session;
-  return session && typeof session === 'object' ? (session as SessionLike) : undefined;
-}
-
 /** `next` as Express and Connect call it. */
 export type NextFunction = (err?: unknown) => void;
 
@@ -57,9 +44,4 @@ export function redirectSeeOther(res: ServerResponse, location: string): void {
   res.setHeader('Location', location);
   res.setHeader('Content-Length', 0);
   res.end();
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,6 +1,7 @@
-import { sessionOf } from './http.js';
+import { sessionOf } from './session.js';
+import type { SessionLike } from './session.js';
 import type { ServerResponse } from 'node:http';
-import type { HttpRequest, NextFunction, SessionLike } from './http.js';
+import type { HttpRequest, NextFunction } from '../web/request.js';
 
 /**
  * Middleware that gives cookie-session the `regenerate()` and `save()` methods Passport 0.6+

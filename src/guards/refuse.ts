@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { escapeHtml, redirectSeeOther, sendJson, wantsJson } from '../strategy/http.js';
-import type { HttpRequest } from '../strategy/http.js';
+import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import type { HttpRequest } from '../web/request.js';
+import { escapeHtml, sendPage } from '../web/pages.js';
 
 /** Stable codes of what a guard answers; JSON clients get `{ error: { code } }`. */
 export type GuardRefusalCode = 'UNAUTHENTICATED' | 'RISK_CHALLENGE' | 'RISK_BLOCKED' | 'IDENTITY_REQUIRED';
@@ -34,11 +35,5 @@ export function refuse(req: HttpRequest, res: ServerResponse, code: GuardRefusal
   if (wantsJson(req)) return sendJson(res, page.status, { error: { code } });
   if (code === 'UNAUTHENTICATED' && loginURL) return redirectSeeOther(res, loginURL);
   const action = loginURL ? `<p><a href="${escapeHtml(loginURL)}">Sign in</a></p>` : '';
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${page.title}</title>
-<style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;background:#f6f7f9;color:#1d2330}main{background:#fff;padding:2rem 2.5rem;border-radius:12px;box-shadow:0 2px 12px #0001;max-width:28rem}a{color:#2457d6}</style>
-</head><body><main><h1>${page.title}</h1><p>${page.text}</p>${action}</main></body></html>`;
-  res.statusCode = page.status;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.end(html);
+  sendPage(res, { status: page.status, title: page.title, bodyHtml: `<p>${escapeHtml(page.text)}</p>${action}` });
 }

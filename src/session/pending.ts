@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
-import type { SessionLike } from './http.js';
+import type { SessionLike } from './session.js';
 
 /**
  * Binding of a magic link to the browser session that asked for it.

@@ -1,0 +1,318 @@
+/**
+ * Every error class of the package and the tables of their codes, in one place.
+ *
+ * Two layers, two vocabularies:
+ * - `code` says which class it is: the client's five (`ClientErrorCode`) and the routes' two
+ *   (`RouteErrorCode`: `SETUP_ERROR`, `REQUEST_FAILED`). `isOtplessError(err, code)` narrows every one.
+ * - `reason` on a route error says why a route of ours refused or failed (`RequestFailureReason`,
+ *   `SetupFailureReason`); the callback's own refusals are `CallbackFailureCode`s.
+ *
+ * Messages, enumerable fields and `cause` never contain the client secret, a code or a token.
+ */
+import type { EndpointName } from './wire/endpoints.js';
+
+/** Codes of the errors `OtplessClient` throws. */
+export type ClientErrorCode = 'INVALID_INPUT' | 'API_ERROR' | 'TIMEOUT' | 'NETWORK' | 'BAD_RESPONSE';
+/** Every client code, for checks at run time. */
+export const CLIENT_ERROR_CODES: readonly ClientErrorCode[] = [
+  'INVALID_INPUT',
+  'API_ERROR',
+  'TIMEOUT',
+  'NETWORK',
+  'BAD_RESPONSE',
+];
+/** Codes of the errors the package's routes raise (send, callback, guards). */
+export type RouteErrorCode = 'SETUP_ERROR' | 'REQUEST_FAILED';
+/** Stable codes of every error of this package; match on these, not on messages. */
+export type OtplessErrorCode = ClientErrorCode | RouteErrorCode;
+
+/** Why a route of ours (`send()`, or the callback when the service fails) could not do its work. */
+export type RequestFailureReason =
+  'INVALID_INPUT' | 'CROSS_SITE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'SERVICE_ERROR';
+
+/** What is missing from the app's setup. */
+export type SetupFailureReason = 'MISSING_SESSION' | 'MISSING_BODY_PARSER' | 'MISSING_RESPONSE' | 'NO_LOGIN_RECORD';
+
+/**
+ * Marks errors of this package. `Symbol.for` so that two copies of the package loaded in one
+ * app (each with its own classes) still recognise each other's errors in `isOtplessError`.
+ */
+export const OTPLESS_ERROR_BRAND: unique symbol = Symbol.for('passport-otpless.error');
+
+/**
+ * Base class of every error of this package; each subclass narrows `code` to its own.
+ *
+ * Messages, enumerable fields and `cause` never contain the client secret, a code or a token.
+ *
+ * @example
+ * try { await client.verifyCode(code) }
+ * catch (err) { if (err instanceof OtplessError) console.log(err.code) }
+ */
+export class OtplessError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: OtplessErrorCode;
+
+  constructor(code: OtplessErrorCode, message: string, options?: { cause?: Error }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+// On the prototype, non-enumerable: shows up neither in JSON.stringify nor in util.inspect.
+Object.defineProperty(OtplessError.prototype, OTPLESS_ERROR_BRAND, { value: true });
+nameClass(OtplessError, 'OtplessError');
+
+/** `name` on the prototype, spelt out (a bundler may rename classes), non-enumerable like Error's own. */
+function nameClass(ctor: { prototype: object }, name: string): void {
+  Object.defineProperty(ctor.prototype, 'name', { value: name, writable: true, configurable: true });
+}
+
+/**
+ * An argument was rejected before any request was sent. `field` names it
+ * (e.g. `email`, `mobileNumber`, `expiry`, `redirectUri`, `code`, `token`, `sessionToken`).
+ *
+ * @example
+ * if (isOtplessError(err, 'INVALID_INPUT')) res.status(400).send(`check ${err.field}`)
+ */
+export class OtplessInputError extends OtplessError {
+  declare readonly code: 'INVALID_INPUT';
+  /** The offending argument or field. Its value is never repeated in the message. */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('INVALID_INPUT', message);
+    this.field = field;
+  }
+}
+
+nameClass(OtplessInputError, 'OtplessInputError');
+
+export interface OtplessApiErrorDetails {
+  endpoint: EndpointName;
+  status: number;
+  errorCode?: string | undefined;
+  description?: string | undefined;
+  serviceMessage?: string | undefined;
+}
+
+/**
+ * The service answered with a non-2xx status. `errorCode`, `description` and `serviceMessage`
+ * come from the error body when it is JSON and has them (the legacy userInfo endpoint sends
+ * `message` only), with any secret, code or token removed.
+ *
+ * @example
+ * if (isOtplessError(err, 'API_ERROR') && err.status === 401) console.error('check clientSecret')
+ */
+export class OtplessApiError extends OtplessError {
+  declare readonly code: 'API_ERROR';
+  readonly endpoint: EndpointName;
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The service's own error code, a string of digits such as `7102`. */
+  readonly errorCode: string | undefined;
+  readonly description: string | undefined;
+  /** `message` of the error body. */
+  readonly serviceMessage: string | undefined;
+
+  constructor(details: OtplessApiErrorDetails) {
+    super('API_ERROR', apiErrorMessage(details));
+    this.endpoint = details.endpoint;
+    this.status = details.status;
+    this.errorCode = details.errorCode;
+    this.description = details.description;
+    this.serviceMessage = details.serviceMessage;
+  }
+}
+
+nameClass(OtplessApiError, 'OtplessApiError');
+
+function apiErrorMessage(d: OtplessApiErrorDetails): string {
+  const code = d.errorCode === undefined ? '' : ` (errorCode ${d.errorCode})`;
+  const said = d.description ?? d.serviceMessage;
+  // The service's text often ends with a period of its own.
+  const text = said === undefined ? '' : `: ${said.replace(/[.\s]+$/, '')}`;
+  return `OTPless ${d.endpoint} failed with HTTP ${d.status}${code}${text}. ${hint(d.status)}`;
+}
+
+/** What to do next, by status class: the part of the message a developer acts on. */
+function hint(status: number): string {
+  if (status === 401 || status === 403)
+    return 'Check clientId and clientSecret, and that this client may use this endpoint.';
+  if (status === 429) return 'Too many requests: retry later, with backoff.';
+  if (status >= 500) return 'The service is failing: retry later.';
+  if (status >= 400)
+    return 'The service rejected the request: check the arguments (a code or token may be invalid, used or expired).';
+  return 'Unexpected status: check authUrl and userAuthUrl.';
+}
+
+/**
+ * No complete answer (status, headers and body) within `timeoutMs`.
+ *
+ * @example
+ * if (isOtplessError(err, 'TIMEOUT')) console.warn(`${err.endpoint} took over ${err.timeoutMs} ms`)
+ */
+export class OtplessTimeoutError extends OtplessError {
+  declare readonly code: 'TIMEOUT';
+  readonly endpoint: EndpointName;
+  readonly timeoutMs: number;
+
+  constructor(endpoint: EndpointName, timeoutMs: number) {
+    super(
+      'TIMEOUT',
+      `OTPless ${endpoint} did not answer within ${timeoutMs} ms. Retry later, or raise the timeoutMs option if the service is slow.`,
+    );
+    this.endpoint = endpoint;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+nameClass(OtplessTimeoutError, 'OtplessTimeoutError');
+
+/**
+ * The service could not be reached, or the connection broke (refused, reset, closed client).
+ * `cause` is a sanitized copy of the low-level error: name, code and a redacted message only.
+ *
+ * @example
+ * if (isOtplessError(err, 'NETWORK')) console.error(err.message, err.cause)
+ */
+export class OtplessNetworkError extends OtplessError {
+  declare readonly code: 'NETWORK';
+  readonly endpoint: EndpointName;
+
+  constructor(endpoint: EndpointName, message: string, cause?: Error) {
+    super('NETWORK', message, cause === undefined ? undefined : { cause });
+    this.endpoint = endpoint;
+  }
+}
+
+nameClass(OtplessNetworkError, 'OtplessNetworkError');
+
+/**
+ * A 2xx answer that cannot be used: empty, not JSON, too large, or not of the documented shape.
+ * The message names the first field that did not fit, never its value.
+ *
+ * @example
+ * if (isOtplessError(err, 'BAD_RESPONSE')) console.error(err.message) // "... userDetails.token: expected a string"
+ */
+export class OtplessResponseError extends OtplessError {
+  declare readonly code: 'BAD_RESPONSE';
+  readonly endpoint: EndpointName;
+  /** HTTP status of the answer, when one was received. */
+  readonly status: number | undefined;
+
+  constructor(endpoint: EndpointName, status: number | undefined, problem: string) {
+    const http = status === undefined ? '' : ` HTTP ${status}`;
+    super(
+      'BAD_RESPONSE',
+      `OTPless ${endpoint} answered${http} with an unusable body: ${problem}. Check authUrl and userAuthUrl point at the OTPless service.`,
+    );
+    this.endpoint = endpoint;
+    this.status = status;
+  }
+}
+
+nameClass(OtplessResponseError, 'OtplessResponseError');
+
+/**
+ * The app is wired up wrongly (a middleware missing before ours). Status 500: it is never
+ * the visitor's fault, and the message names what to add.
+ *
+ * @example
+ * // "send() needs a body parser before it: add app.use(express.urlencoded({ extended: false })) ..."
+ */
+export class OtplessSetupError extends OtplessError {
+  declare readonly code: 'SETUP_ERROR';
+  /** What is missing. */
+  readonly reason: SetupFailureReason;
+  /** HTTP status for an error handler: always 500. */
+  readonly status = 500;
+
+  constructor(reason: SetupFailureReason, message: string) {
+    super('SETUP_ERROR', message);
+    this.reason = reason;
+  }
+
+  static missingSession(): OtplessSetupError {
+    return new OtplessSetupError(
+      'MISSING_SESSION',
+      'passport-otpless needs a session before this route: add app.use(session({ ... })) from express-session, ' +
+        'or app.use(cookieSession({ ... })) followed by app.use(sessionCompat()). ' +
+        'With crossDevice: true the strategy works without one.',
+    );
+  }
+
+  static missingBodyParser(): OtplessSetupError {
+    return new OtplessSetupError(
+      'MISSING_BODY_PARSER',
+      'send() needs a body parser before it: add express.urlencoded({ extended: false }) for forms ' +
+        'and/or express.json() for JSON, to the route or with app.use().',
+    );
+  }
+}
+
+nameClass(OtplessSetupError, 'OtplessSetupError');
+
+/**
+ * A route of ours (`send()`, or the callback when the service fails) could not do its work.
+ * `status` is the HTTP status to answer (400 for the visitor's input, 502/503/504 when the
+ * service failed: never the service's own status, which may be a 401 about our credentials),
+ * `reason` a stable code, `field` the form field at fault, and `message` text that can be shown
+ * to the visitor as it is. The client's error, with the details, is the `cause`.
+ *
+ * @example
+ * strategy.send({ onError: (err, req, res) => res.status(err.status).render('login', { error: err.message, field: err.field }) })
+ */
+export class OtplessRequestError extends OtplessError {
+  declare readonly code: 'REQUEST_FAILED';
+  readonly status: number;
+  readonly reason: RequestFailureReason;
+  readonly field: string | undefined;
+  /** Express's error handler shows `message` when `expose` is true: only for 4xx. */
+  readonly expose: boolean;
+
+  constructor(status: number, reason: RequestFailureReason, message: string, field?: string, cause?: Error) {
+    super('REQUEST_FAILED', message, cause ? { cause } : undefined);
+    this.status = status;
+    this.reason = reason;
+    this.field = field;
+    this.expose = status < 500;
+  }
+
+  /** The JSON body a JSON client receives. */
+  toJSON(): { error: { code: RequestFailureReason; message: string; field?: string } } {
+    return { error: { code: this.reason, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+  }
+}
+
+nameClass(OtplessRequestError, 'OtplessRequestError');
+
+/** The error class behind each code, for narrowing. */
+export interface OtplessErrorByCode {
+  INVALID_INPUT: OtplessInputError;
+  API_ERROR: OtplessApiError;
+  TIMEOUT: OtplessTimeoutError;
+  NETWORK: OtplessNetworkError;
+  BAD_RESPONSE: OtplessResponseError;
+  SETUP_ERROR: OtplessSetupError;
+  REQUEST_FAILED: OtplessRequestError;
+}
+
+/**
+ * Is `err` an error of this package (optionally with the given `code`)? Works across two copies
+ * of the package loaded in one app, where `instanceof` does not: it checks a `Symbol.for` brand
+ * and the `code` string.
+ *
+ * @example
+ * catch (err) {
+ *   if (isOtplessError(err, 'API_ERROR') && err.status === 429) return retryLater();
+ *   if (isOtplessError(err)) log.warn(err.code, err.message);
+ * }
+ */
+export function isOtplessError<C extends OtplessErrorCode>(err: unknown, code: C): err is OtplessErrorByCode[C];
+export function isOtplessError(err: unknown): err is OtplessError;
+export function isOtplessError(err: unknown, code?: OtplessErrorCode): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { [OTPLESS_ERROR_BRAND]?: unknown; code?: unknown };
+  if (e[OTPLESS_ERROR_BRAND] !== true || typeof e.code !== 'string') return false;
+  return code === undefined || e.code === code;
+}

@@ -1,0 +1,2 @@
+export { isSafeLocalPath } from './origin.js';
+export type { HttpRequest, NextFunction } from './request.js';
