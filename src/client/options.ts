@@ -1,4 +1,5 @@
 import { DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL } from '../wire/endpoints.js';
+import { intOption, optionError, optionsObject } from '../options.js';
 
 /** Options of `new OtplessClient(...)`. */
 export interface OtplessClientOptions {
@@ -36,6 +37,7 @@ export interface ResolvedOptions {
   connections: number;
 }
 
+const OWNER = 'OtplessClient';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const DEFAULT_CONNECTIONS = 64;
@@ -49,40 +51,40 @@ const CREDENTIAL = /^[\x21-\x7e]{1,4096}$/;
  * message never repeats a value (it could be the secret).
  */
 export function resolveOptions(options: OtplessClientOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('OtplessClient: options must be an object with clientId and clientSecret');
-  }
+  optionsObject(OWNER, options, 'an object with clientId and clientSecret');
   return {
     clientId: credential(options.clientId, 'clientId'),
     clientSecret: credential(options.clientSecret, 'clientSecret'),
     auth: baseUrl(options.authUrl ?? DEFAULT_AUTH_URL, 'authUrl'),
     userAuth: baseUrl(options.userAuthUrl ?? DEFAULT_USER_AUTH_URL, 'userAuthUrl'),
-    timeoutMs: integer(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS),
-    maxResponseBytes: integer(options.maxResponseBytes, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1, 2 ** 31 - 1),
-    connections: integer(options.connections, 'connections', DEFAULT_CONNECTIONS, 1, 4096),
+    timeoutMs: intOption(OWNER, options, 'timeoutMs', 1, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: intOption(OWNER, options, 'maxResponseBytes', 1, 2 ** 31 - 1) ?? DEFAULT_MAX_RESPONSE_BYTES,
+    connections: intOption(OWNER, options, 'connections', 1, 4096) ?? DEFAULT_CONNECTIONS,
   };
 }
 
 function credential(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`OtplessClient: option ${name} is required (a non-empty string from the OTPless dashboard)`);
+    throw optionError(OWNER, name, 'the non-empty string from the OTPless dashboard (it is required)');
   }
   if (!CREDENTIAL.test(value)) {
-    throw new TypeError(
-      `OtplessClient: option ${name} must be printable ASCII without spaces, at most 4096 characters`,
-    );
+    throw optionError(OWNER, name, 'printable ASCII without spaces, at most 4096 characters');
   }
   return value;
 }
 
 function baseUrl(value: unknown, name: string): BaseUrl {
-  const problem = `OtplessClient: option ${name} must be an absolute http(s) URL without credentials, query or fragment, e.g. https://auth.otpless.app`;
-  if (typeof value !== 'string') throw new TypeError(problem);
+  const problem = optionError(
+    OWNER,
+    name,
+    'an absolute http(s) URL without credentials, query or fragment, such as https://auth.otpless.app',
+  );
+  if (typeof value !== 'string') throw problem;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(problem);
+    throw problem;
   }
   if (
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
@@ -93,15 +95,7 @@ function baseUrl(value: unknown, name: string): BaseUrl {
     value.includes('?') ||
     value.includes('#')
   ) {
-    throw new TypeError(problem);
+    throw problem;
   }
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
-}
-
-function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`OtplessClient: option ${name} must be an integer from ${min} to ${max}`);
-  }
-  return value;
 }

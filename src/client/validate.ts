@@ -1,14 +1,15 @@
 import type { EndpointName } from '../wire/endpoints.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
 import { OtplessInputError } from '../errors.js';
+import { serviceDigits } from '../contact/phone.js';
 
 /** Arguments of `sendMagicLink`. At least one of `email` and `mobileNumber`. */
 export interface SendMagicLinkInput {
   /** E-mail address to send the link to. */
   email?: string;
   /**
-   * Mobile number with country code, e.g. `919876543210` or `+91 98765-43210`: a leading `+`,
-   * spaces and hyphens are removed, then 8 to 15 digits must remain.
+   * Mobile number with country code, e.g. `919876543210` or `+91 (98765) 43-210`: a leading `+`,
+   * spaces, dashes, brackets and dots are removed, then 8 to 15 digits must remain.
    */
   mobileNumber?: string;
   /** Absolute http(s) URL the user lands on after clicking the link, with `?code=...` added. */
@@ -35,9 +36,6 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 // Unicode controls and invisible format characters (RTL override, zero-width space and joiner):
 // an address that displays as another one must not get a link.
 const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
-// Visual separators people type; anything else (parentheses, dots, letters) is rejected.
-const SEPARATORS = /[\s-]/g;
-const MOBILE_DIGITS = /^\d{8,15}$/;
 
 function invalid(endpoint: EndpointName, field: string, what: string): OtplessInputError {
   return new OtplessInputError(field, `OTPless ${endpoint}: ${field} ${what}`);
@@ -64,9 +62,8 @@ export function checkSendMagicLinkInput(input: SendMagicLinkInput): CheckedSendM
   }
   let digits: string | undefined;
   if (mobileNumber !== undefined) {
-    digits = typeof mobileNumber === 'string' && mobileNumber.length <= 64 ? mobileNumber.replace(SEPARATORS, '') : '';
-    if (digits.startsWith('+')) digits = digits.slice(1);
-    if (!MOBILE_DIGITS.test(digits)) {
+    digits = serviceDigits(mobileNumber);
+    if (digits === undefined) {
       throw invalid(
         endpoint,
         'mobileNumber',

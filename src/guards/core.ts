@@ -6,6 +6,7 @@ import type { LoginRecord } from '../session/loginRecord.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { OtplessSetupError } from '../errors.js';
 import { refuse } from './refuse.js';
+import { optionError, optionsObject } from '../options.js';
 
 /** Options every guard takes. */
 export interface GuardOptions {
@@ -32,10 +33,9 @@ interface PassportRequest {
 /** Checks the options all guards share; throws a TypeError naming the bad one. */
 export function checkGuardOptions(guard: string, options: unknown): GuardOptions {
   if (options === undefined) return {};
-  if (!options || typeof options !== 'object') throw new TypeError(`${guard}(): options must be an object`);
-  const { loginURL } = options as GuardOptions;
+  const { loginURL } = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
   if (loginURL !== undefined && !isSafeLocalPath(loginURL)) {
-    throw new TypeError(`${guard}(): options.loginURL must be a path on this site, such as '/login'`);
+    throw optionError(`${guard}()`, 'loginURL', "a path on this site, such as '/login'");
   }
   return options as GuardOptions;
 }

@@ -14,7 +14,7 @@ const TYPES: readonly IdentityType[] = ['MOBILE', 'EMAIL'];
  * app.get('/sms-alerts', requireIdentity('MOBILE'), showAlerts);
  */
 export function requireIdentity(type: IdentityType, options?: GuardOptions): GuardMiddleware {
-  if (!TYPES.includes(type)) throw new TypeError(`${GUARD}(): type must be 'MOBILE' or 'EMAIL'`);
+  if (!TYPES.includes(type)) throw new TypeError(`${GUARD}(): the type must be 'MOBILE' or 'EMAIL'`);
   const opts = checkGuardOptions(GUARD, options);
   return createGuard(GUARD, opts, (req, res, next, record) => {
     if (record.verified.includes(type)) return next();

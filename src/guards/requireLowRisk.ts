@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
-import { assessRisk, compactSignals, isRiskAction, strictestAction, validateRiskPolicy } from '../risk/index.js';
+import {
+  assessRisk,
+  checkRiskPolicy,
+  compactSignals,
+  RISK_ACTIONS,
+  strictestAction,
+  validateRiskPolicy,
+} from '../risk/index.js';
+import { boolOption, functionOption, oneOfOption, optionError } from '../options.js';
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import type { LoginRecord } from '../session/loginRecord.js';
@@ -76,6 +84,7 @@ export interface RequireLowRiskOptions extends GuardOptions {
 }
 
 const GUARD = 'requireLowRisk';
+const OWNER = `${GUARD}()`;
 
 /**
  * Lets a request through only when the risk signals of its login are judged `allow`.
@@ -174,30 +183,18 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
 
 function checkOptions(options: RequireLowRiskOptions | undefined): RequireLowRiskOptions {
   const opts = checkGuardOptions(GUARD, options) as RequireLowRiskOptions;
-  const { maxAgeMs, staleAction, client } = opts;
+  const { maxAgeMs, client } = opts;
   if (maxAgeMs !== undefined && (typeof maxAgeMs !== 'number' || !Number.isFinite(maxAgeMs) || maxAgeMs < 0)) {
-    throw new TypeError(`${GUARD}(): options.maxAgeMs must be a number of milliseconds, 0 or more`);
+    throw optionError(OWNER, 'maxAgeMs', 'a number of milliseconds, 0 or more');
   }
-  if (staleAction !== undefined && !isRiskAction(staleAction)) {
-    throw new TypeError(`${GUARD}(): options.staleAction must be 'allow', 'challenge' or 'block'`);
-  }
-  for (const key of ['onChallenge', 'onBlock', 'audit'] as const) {
-    if (opts[key] !== undefined && typeof opts[key] !== 'function') {
-      throw new TypeError(`${GUARD}(): options.${key} must be a function`);
-    }
-  }
-  if (opts.observeOnly !== undefined && typeof opts.observeOnly !== 'boolean') {
-    throw new TypeError(`${GUARD}(): options.observeOnly must be a boolean`);
-  }
+  oneOfOption(OWNER, opts, 'staleAction', RISK_ACTIONS);
+  for (const key of ['onChallenge', 'onBlock', 'audit'] as const) functionOption(OWNER, opts, key);
+  boolOption(OWNER, opts, 'observeOnly');
   if (client !== undefined && (typeof client !== 'object' || typeof client?.getSecureInfo !== 'function')) {
-    throw new TypeError(`${GUARD}(): options.client must be an OtplessClient (pass strategy.client)`);
+    throw optionError(OWNER, 'client', 'an OtplessClient (pass strategy.client)');
   }
   if (opts.policy !== undefined) {
-    try {
-      validateRiskPolicy(opts.policy);
-    } catch (err) {
-      throw new TypeError(`${GUARD}(): options.policy: ${(err as Error).message}`, { cause: err });
-    }
+    checkRiskPolicy(opts.policy, OWNER, 'policy');
   }
   return opts;
 }

@@ -3,6 +3,7 @@
  * Each signal is judged on its own and the strictest action wins, so adding or worsening a
  * signal can never make the verdict milder.
  */
+import { optionError } from '../options.js';
 import { readRiskInput } from './compact.js';
 import {
   SIGNAL_NAMES,
@@ -144,7 +145,7 @@ export function assessRisk(input: unknown, policy?: RiskPolicy | null, options?:
   const resolved = validateRiskPolicy(policy);
   const now = options?.now ?? Date.now();
   if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw new TypeError('The assessRisk option "now" must be a finite number of epoch milliseconds.');
+    throw optionError('assessRisk', 'now', 'a finite number of epoch milliseconds');
   }
   return decide(readRiskInput(input), resolved, now);
 }

@@ -12,6 +12,7 @@ export {
   isRiskAction,
   strictestAction,
   validateRiskPolicy,
+  checkRiskPolicy,
 } from './policy.js';
 export type {
   ResolvedRiskPolicy,

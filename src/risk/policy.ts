@@ -2,6 +2,7 @@
  * The risk policy: actions, signal names, the default policy and its validation.
  * The reason behind every default is in POLICY.md beside this file.
  */
+import { optionError, unknownOptionError } from '../options.js';
 
 /** What a login should lead to, mildest first. */
 export const RISK_ACTIONS = ['allow', 'challenge', 'block'] as const;
@@ -130,38 +131,49 @@ const THRESHOLD_RANGES: Readonly<Record<string, readonly [number, number]>> = {
  *   threshold that is not a finite number in its range, or an unknown name in `requiredSignals`.
  * @example
  * const policy = validateRiskPolicy({ vpn: 'block', maxSuspectScore: 20 });
- * validateRiskPolicy({ vpn: 'deny' }); // TypeError: risk policy option "vpn" must be ...
+ * validateRiskPolicy({ vpn: 'deny' }); // TypeError: validateRiskPolicy: options.vpn must be 'allow', ...
  */
 export function validateRiskPolicy(policy?: RiskPolicy | null): ResolvedRiskPolicy {
+  return checkRiskPolicy(policy, 'validateRiskPolicy');
+}
+
+/**
+ * `validateRiskPolicy` for an owner that takes a policy as one of its options (`riskPolicy` of
+ * the strategy, `policy` of a guard): errors name the option as the caller wrote it.
+ * @internal
+ */
+export function checkRiskPolicy(
+  policy: RiskPolicy | null | undefined,
+  owner: string,
+  name?: string,
+): ResolvedRiskPolicy {
   if (policy === undefined || policy === null) return DEFAULT_RISK_POLICY;
   // A guard resolves its policy once and hands it to assessRisk on every request: a policy
   // this function made (frozen, so unchanged since) is returned as it is, not checked again.
   if (RESOLVED.has(policy)) return policy as ResolvedRiskPolicy;
   if (typeof policy !== 'object' || Array.isArray(policy)) {
-    throw new TypeError(`The risk policy must be an object such as { vpn: 'block' }, got ${describe(policy)}.`);
+    if (name === undefined) throw new TypeError(`${owner}: the policy must be an object such as { vpn: 'block' }`);
+    throw optionError(owner, name, "an object such as { vpn: 'block' }");
   }
+  const known = [...ACTION_OPTIONS, ...Object.keys(THRESHOLD_RANGES), 'requiredSignals'];
   const resolved: Record<string, unknown> = { ...DEFAULT_RISK_POLICY };
   for (const [key, value] of Object.entries(policy)) {
     if (value === undefined) continue;
-    const option = `risk policy option ${JSON.stringify(key.slice(0, 40))}`;
+    const option = name === undefined ? key : `${name}.${key}`;
     const range = Object.hasOwn(THRESHOLD_RANGES, key) ? THRESHOLD_RANGES[key] : undefined;
     if (ACTION_OPTIONS.has(key)) {
-      if (!isRiskAction(value)) {
-        throw new TypeError(`The ${option} must be 'allow', 'challenge' or 'block', got ${describe(value)}.`);
-      }
+      if (!isRiskAction(value)) throw optionError(owner, option, "'allow', 'challenge' or 'block'");
       resolved[key] = value;
     } else if (range) {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < range[0] || value > range[1]) {
         const bounds = range[1] === Number.MAX_VALUE ? `>= ${range[0]}` : `from ${range[0]} to ${range[1]}`;
-        throw new TypeError(`The ${option} must be a finite number ${bounds}, got ${describe(value)}.`);
+        throw optionError(owner, option, `a finite number ${bounds}`);
       }
       resolved[key] = value;
     } else if (key === 'requiredSignals') {
-      resolved[key] = checkSignalNames(value, option);
+      resolved[key] = checkSignalNames(value, owner, option);
     } else {
-      throw new TypeError(
-        `Unknown ${option}. Known options: ${[...ACTION_OPTIONS, ...Object.keys(THRESHOLD_RANGES), 'requiredSignals'].join(', ')}.`,
-      );
+      throw unknownOptionError(owner, option, known);
     }
   }
   const frozen = Object.freeze(resolved) as ResolvedRiskPolicy;
@@ -169,24 +181,14 @@ export function validateRiskPolicy(policy?: RiskPolicy | null): ResolvedRiskPoli
   return frozen;
 }
 
-/** Policies `validateRiskPolicy` returned: complete and frozen. */
+/** Policies `checkRiskPolicy` returned: complete and frozen. */
 const RESOLVED = new WeakSet<object>([DEFAULT_RISK_POLICY]);
 
-function checkSignalNames(value: unknown, option: string): readonly SignalName[] {
-  if (!Array.isArray(value))
-    throw new TypeError(`The ${option} must be an array of signal names, got ${describe(value)}.`);
+function checkSignalNames(value: unknown, owner: string, option: string): readonly SignalName[] {
+  const expected = `an array of signal names from: ${SIGNAL_NAMES.join(', ')}`;
+  if (!Array.isArray(value)) throw optionError(owner, option, expected);
   for (const name of value) {
-    if (!(SIGNAL_NAMES as readonly unknown[]).includes(name)) {
-      throw new TypeError(`The ${option} holds ${describe(name)}, which is not one of: ${SIGNAL_NAMES.join(', ')}.`);
-    }
+    if (!(SIGNAL_NAMES as readonly unknown[]).includes(name)) throw optionError(owner, option, expected);
   }
   return Object.freeze([...(value as SignalName[])]);
-}
-
-/** A short, safe description of a bad value for an error message. */
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'an array' : `a value of type ${typeof value}`;
 }

@@ -57,7 +57,8 @@ export class MagicLinkStrategy {
   constructor(options: MagicLinkStrategyOptions & { passReqToCallback: true }, verify: VerifyFunctionWithRequest);
   constructor(options: MagicLinkStrategyOptions & { passReqToCallback?: false }, verify: VerifyFunction);
   constructor(options: MagicLinkStrategyOptions, verify: VerifyFunction | VerifyFunctionWithRequest) {
-    if (typeof verify !== 'function') throw new TypeError('MagicLinkStrategy requires a verify function');
+    if (typeof verify !== 'function')
+      throw new TypeError('MagicLinkStrategy: the second argument must be a verify function');
     this.settings = resolveStrategyOptions(options);
     this.name = this.settings.name;
     this.client = this.settings.client;

@@ -1,8 +1,9 @@
 import { OtplessClient } from '../client/index.js';
 import type { OtplessClientOptions } from '../client/index.js';
-import { validateRiskPolicy } from '../risk/index.js';
+import { checkRiskPolicy } from '../risk/index.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
+import { boolOption, intOption, optionError, optionsObject } from '../options.js';
 
 /** The extra calls a login can make after the code is verified. */
 export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
@@ -47,40 +48,32 @@ const PREFIX = 'MagicLinkStrategy';
 
 /** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
 export function resolveStrategyOptions(options: MagicLinkStrategyOptions): ResolvedStrategyOptions {
-  if (!options || typeof options !== 'object') throw new TypeError(`${PREFIX} requires an options object`);
+  optionsObject(PREFIX, options, 'an object with callbackURL and clientId/clientSecret (or client)');
 
   if (typeof options.callbackURL !== 'string' || !isHttpUrl(options.callbackURL)) {
-    throw new TypeError(
-      `${PREFIX}: options.callbackURL must be an absolute http(s) URL, such as 'https://app.example.com/auth/callback'`,
+    throw optionError(
+      PREFIX,
+      'callbackURL',
+      "an absolute http(s) URL, such as 'https://app.example.com/auth/callback'",
     );
   }
-  const { expiry } = options;
-  if (
-    expiry !== undefined &&
-    (!Number.isInteger(expiry) || expiry < EXPIRY_MIN_SECONDS || expiry > EXPIRY_MAX_SECONDS)
-  ) {
-    throw new TypeError(
-      `${PREFIX}: options.expiry must be a whole number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`,
-    );
-  }
+  const expiry = intOption(PREFIX, options, 'expiry', EXPIRY_MIN_SECONDS, EXPIRY_MAX_SECONDS);
   const enrich = options.enrich ?? [];
   if (!Array.isArray(enrich) || enrich.some((e) => !ENRICHMENTS.includes(e))) {
-    throw new TypeError(`${PREFIX}: options.enrich must be an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
+    throw optionError(PREFIX, 'enrich', `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
   }
-  for (const key of ['crossDevice', 'confirm', 'passReqToCallback'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-      throw new TypeError(`${PREFIX}: options.${key} must be a boolean`);
-    }
-  }
+  const crossDevice = boolOption(PREFIX, options, 'crossDevice');
+  const confirm = boolOption(PREFIX, options, 'confirm');
+  const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
-    throw new TypeError(`${PREFIX}: options.name must be a non-empty string`);
+    throw optionError(PREFIX, 'name', 'a non-empty string');
   }
-  const riskPolicy = options.riskPolicy === undefined ? undefined : validateRiskPolicy(options.riskPolicy);
+  const riskPolicy =
+    options.riskPolicy === undefined ? undefined : checkRiskPolicy(options.riskPolicy, PREFIX, 'riskPolicy');
 
   let client: OtplessClient;
   if (options.client !== undefined) {
-    if (!(options.client instanceof OtplessClient))
-      throw new TypeError(`${PREFIX}: options.client must be an OtplessClient`);
+    if (!(options.client instanceof OtplessClient)) throw optionError(PREFIX, 'client', 'an OtplessClient');
     client = options.client;
   } else {
     // The client checks clientId, clientSecret, the URLs and the timeout, naming each.
@@ -93,9 +86,9 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     callbackURL: options.callbackURL,
     expiry,
     enrich: new Set(enrich),
-    crossDevice: options.crossDevice ?? false,
-    confirm: options.confirm ?? false,
-    passReqToCallback: options.passReqToCallback ?? false,
+    crossDevice: crossDevice ?? false,
+    confirm: confirm ?? false,
+    passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
     riskPolicy,
   };

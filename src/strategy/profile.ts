@@ -11,7 +11,7 @@ import type {
   UserInfo,
 } from '../wire/types.js';
 import type { RiskVerdict } from '../risk/index.js';
-import { toE164 } from '../contact/phone.js';
+import { serviceDigits, toE164 } from '../contact/phone.js';
 
 /** One verified identity, the same shape whichever call reported it (spec 2.3). */
 export interface MagicLinkIdentity {
@@ -169,7 +169,6 @@ function contactList(
 function userInfoPhone(info: UserInfo | undefined): string | undefined {
   const raw = info?.phone_number;
   if (!raw) return undefined;
-  const digits = raw.replace(/\D/g, '');
-  if (digits.length < 8 || digits.length > 15) return undefined;
-  return toE164(digits);
+  const digits = serviceDigits(raw);
+  return digits === undefined ? undefined : toE164(digits);
 }

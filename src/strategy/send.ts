@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isOtplessError } from '../errors.js';
+import { functionOption, optionError } from '../options.js';
 import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
@@ -32,6 +33,7 @@ export interface SendOptions {
 /** The middleware `send()` returns: fits Express and Connect. */
 export type SendMiddleware = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
 
+const OWNER = 'send()';
 const MAX_FIELD_LENGTH = 320;
 const MESSAGES = {
   none: 'Enter an e-mail address or a mobile number.',
@@ -48,12 +50,10 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
   for (const key of ['successRedirect', 'failureRedirect'] as const) {
     const value = options[key];
     if (value !== undefined && !isSafeLocalPath(value)) {
-      throw new TypeError(`send(): options.${key} must be a path on this site, such as '/check-inbox'`);
+      throw optionError(OWNER, key, "a path on this site, such as '/check-inbox'");
     }
   }
-  if (options.onError !== undefined && typeof options.onError !== 'function') {
-    throw new TypeError('send(): options.onError must be a function');
-  }
+  functionOption(OWNER, options, 'onError');
 
   const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
     if (options.onError) return options.onError(err, req, res, next);
@@ -95,8 +95,8 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     try {
       response = await settings.client.sendMagicLink({
         ...(email !== undefined ? { email } : {}),
-        // People type spaces, dashes and brackets; the service wants digits with country code.
-        ...(mobile !== undefined ? { mobileNumber: mobile.replace(/[\s\-().]/g, '') } : {}),
+        // The client reads separators and `+` by the package's one phone rule (contact/phone.ts).
+        ...(mobile !== undefined ? { mobileNumber: mobile } : {}),
         redirectUri: settings.callbackURL,
         ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
       });

@@ -50,7 +50,9 @@ describe('OtplessClient options', () => {
     ['connections', { ...ok, connections: 2.5 }],
   ])('rejects a bad %s with a TypeError naming it', (name, options) => {
     const err = typeErrorOf(options);
-    expect(err.message).toContain(name === 'options' ? 'options' : `option ${name}`);
+    expect(err.message).toContain(
+      name === 'options' ? 'OtplessClient: options must be' : `OtplessClient: options.${name} must be`,
+    );
     expect(err.message).not.toContain(SECRET);
   });
 
