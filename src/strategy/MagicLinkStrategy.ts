@@ -23,6 +23,14 @@ import { OtplessSetupError } from '../errors.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 
+/** What a path of the callback hands on once the person is verified. */
+interface VerifiedLogin {
+  viaToken: boolean;
+  token: string;
+  verification: CodeVerificationResult | undefined;
+  enrichments: Enrichments;
+}
+
 /**
  * Passport strategy for OTPless magic links.
  *
@@ -89,66 +97,76 @@ export class MagicLinkStrategy {
     this.handleCallback(req).catch((err: unknown) => this.error(isClientError(err) ? serviceFailure(err) : err));
   }
 
+  /** Reads what the callback was given, takes the path for it, then finishes the login. */
   private async handleCallback(req: HttpRequest): Promise<void> {
     const input = readCallbackInput(req);
     if (input.kind === 'invalid') return this.refuse(input.failure);
+    const verified = input.kind === 'token' ? await this.byToken(req, input.token) : await this.byCode(req, input.code);
+    if (verified) await this.finish(req, verified);
+  }
 
-    let token: string;
-    let verification: CodeVerificationResult | undefined;
-    let enrichments: Enrichments;
-
-    if (input.kind === 'token') {
-      if (!isSameOriginPost(req, this.settings.callbackURL)) return this.refuse('CROSS_SITE');
-      // The frontend SDK's token is verified by validate-token itself, then enriched as asked.
-      let validated;
-      try {
-        validated = await this.client.validateToken(input.token);
-      } catch (err) {
-        if (isRejectedByService(err)) return this.refuse('TOKEN_REJECTED');
-        throw err;
-      }
-      token = validated.token || input.token;
-      const rest = new Set(this.settings.enrich);
-      rest.delete('validateToken');
-      enrichments = { ...(await enrichLogin(this.client, token, rest)), tokenValidation: validated };
-    } else {
-      // Only the person's POST spends the code: GET and HEAD (scanners send both) see the page.
-      if (this.settings.confirm && req.method !== 'POST') {
-        if (!req.res)
-          throw new OtplessSetupError(
-            'MISSING_RESPONSE',
-            'confirm mode needs the response object on req.res (use Express or Connect)',
-          );
-        return sendConfirmPage(req.res, input.code);
-      }
-      const now = Date.now();
-      const session = sessionOf(req);
-      if (!this.settings.crossDevice) {
-        if (!session) throw OtplessSetupError.missingSession();
-        // No live pending request here: the link was asked for in another browser. Refuse
-        // before verifying, so the code stays usable in the browser that asked for it.
-        if (livePending(session, now).length === 0) return this.refuse('WRONG_BROWSER');
-      }
-      try {
-        verification = await this.client.verifyCode(input.code);
-      } catch (err) {
-        if (isRejectedByService(err)) return this.refuse('CODE_REJECTED');
-        throw err;
-      }
-      const matched = consumePending(session, verification.requestId, now);
-      if (!matched && !this.settings.crossDevice) return this.refuse('WRONG_BROWSER');
-      token = verification.userDetails.token;
-      enrichments = await enrichLogin(this.client, token, this.settings.enrich);
+  /** A frontend-SDK token: validate-token verifies it, then it is enriched as asked. */
+  private async byToken(req: HttpRequest, inputToken: string): Promise<VerifiedLogin | undefined> {
+    if (!isSameOriginPost(req, this.settings.callbackURL)) return this.refuse('CROSS_SITE');
+    let validated;
+    try {
+      validated = await this.client.validateToken(inputToken);
+    } catch (err) {
+      if (isRejectedByService(err)) return this.refuse('TOKEN_REJECTED');
+      throw err;
     }
+    const token = validated.token || inputToken;
+    const rest = new Set(this.settings.enrich);
+    rest.delete('validateToken');
+    const enrichments = { ...(await enrichLogin(this.client, token, rest)), tokenValidation: validated };
+    return { viaToken: true, token, verification: undefined, enrichments };
+  }
 
-    const risk = this.assess(input.kind === 'token', enrichments);
-    const profile = buildProfile({ verification, ...enrichments }, risk);
+  /** A code from the link: bound to the browser that asked, verified, then enriched. */
+  private async byCode(req: HttpRequest, code: string): Promise<VerifiedLogin | undefined> {
+    // Only the person's POST spends the code: GET and HEAD (scanners send both) see the page.
+    if (this.settings.confirm && req.method !== 'POST') {
+      if (!req.res) {
+        throw new OtplessSetupError(
+          'MISSING_RESPONSE',
+          'confirm mode needs the response object on req.res (use Express or Connect)',
+        );
+      }
+      sendConfirmPage(req.res, code);
+      return undefined;
+    }
+    const now = Date.now();
+    const session = sessionOf(req);
+    if (!this.settings.crossDevice) {
+      if (!session) throw OtplessSetupError.missingSession();
+      // No live pending request here: the link was asked for in another browser. Refuse
+      // before verifying, so the code stays usable in the browser that asked for it.
+      if (livePending(session, now).length === 0) return this.refuse('WRONG_BROWSER');
+    }
+    let verification: CodeVerificationResult;
+    try {
+      verification = await this.client.verifyCode(code);
+    } catch (err) {
+      if (isRejectedByService(err)) return this.refuse('CODE_REJECTED');
+      throw err;
+    }
+    const matched = consumePending(session, verification.requestId, now);
+    if (!matched && !this.settings.crossDevice) return this.refuse('WRONG_BROWSER');
+    const token = verification.userDetails.token;
+    const enrichments = await enrichLogin(this.client, token, this.settings.enrich);
+    return { viaToken: false, token, verification, enrichments };
+  }
+
+  /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */
+  private async finish(req: HttpRequest, login: VerifiedLogin): Promise<void> {
+    const risk = this.assess(login.viaToken, login.enrichments);
+    const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk);
     const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);
     if (!user) {
       const refused = failure('USER_REFUSED');
       return this.fail({ ...refused.challenge, ...info }, refused.status);
     }
-    writeRecordOnLogin(req, buildLoginRecord(req, profile, risk, token, Date.now()));
+    writeRecordOnLogin(req, buildLoginRecord(req, profile, risk, login.token, Date.now()));
     this.success(user, info);
   }
 
@@ -160,8 +178,10 @@ export class MagicLinkStrategy {
     return assessRisk(signals, this.settings.riskPolicy);
   }
 
-  private refuse(code: CallbackFailureCode): void {
+  /** Ends the request with Passport's `fail`; returns nothing so a path can `return this.refuse(...)`. */
+  private refuse(code: CallbackFailureCode): undefined {
     const { challenge, status } = failure(code);
     this.fail(challenge, status);
+    return undefined;
   }
 }

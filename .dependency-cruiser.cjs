@@ -1,0 +1,71 @@
+/**
+ * The layering of src/, checked in CI (`npm run check:layers`). Data flows one way:
+ * strategy -> client -> service; guards -> risk; the emulator shares only the wire types.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles anywhere in src/.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'emulator-only-wire',
+      severity: 'error',
+      comment:
+        'The emulator imports nothing of ours but the wire types, so a client bug cannot hide behind the same bug in the emulator.',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/', pathNot: ['^src/emulator/', '^src/wire/'] },
+    },
+    {
+      name: 'nobody-imports-the-emulator',
+      severity: 'error',
+      comment: 'The package never loads the emulator; apps import it from passport-otpless/emulator.',
+      from: { path: '^src/', pathNot: '^src/emulator/' },
+      to: { path: '^src/emulator/' },
+    },
+    {
+      name: 'risk-is-pure',
+      severity: 'error',
+      comment: 'Risk imports nothing of HTTP, the client, sessions, the strategy or the guards.',
+      from: { path: '^src/risk/' },
+      to: { path: ['^src/(client|strategy|guards|session|web|flow|stores|limits)/', '^(node:)?https?$', 'undici'] },
+    },
+    {
+      name: 'client-below-strategy',
+      severity: 'error',
+      comment: 'The client knows nothing of the strategy, guards, sessions, web helpers or flows.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/(strategy|guards|session|web|flow|stores|limits)/' },
+    },
+    {
+      name: 'guards-not-strategy',
+      severity: 'error',
+      comment: 'Guards read the login record through session/ and answer through web/: nothing of strategy/.',
+      from: { path: '^src/guards/' },
+      to: { path: '^src/strategy/' },
+    },
+    {
+      name: 'rooms-below-strategy',
+      severity: 'error',
+      comment: 'session/, web/, flow/, stores/ and limits/ are used by the strategy, never the other way round.',
+      from: { path: '^src/(session|web|flow|stores|limits|contact)/' },
+      to: { path: '^src/(strategy|guards)/' },
+    },
+    {
+      name: 'wire-is-leaf',
+      severity: 'error',
+      comment: 'The wire types import nothing of ours.',
+      from: { path: '^src/wire/' },
+      to: { path: '^src/', pathNot: '^src/wire/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
