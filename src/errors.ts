@@ -28,7 +28,13 @@ export type OtplessErrorCode = ClientErrorCode | RouteErrorCode;
 
 /** Why a route of ours (`send()`, or the callback when the service fails) could not do its work. */
 export type RequestFailureReason =
-  'INVALID_INPUT' | 'CROSS_SITE' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'SERVICE_ERROR';
+  | 'INVALID_INPUT'
+  | 'CROSS_SITE'
+  | 'SERVICE_TIMEOUT'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SERVICE_ERROR'
+  // The shared store (flows, used tokens) did not answer: the send fails closed.
+  | 'STORE_UNAVAILABLE';
 
 /** What is missing from the app's setup. */
 export type SetupFailureReason = 'MISSING_SESSION' | 'MISSING_BODY_PARSER' | 'MISSING_RESPONSE' | 'NO_LOGIN_RECORD';

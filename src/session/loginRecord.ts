@@ -20,6 +20,11 @@ export interface LoginRecord {
   id: string;
   /** The identity types verified at login, for `requireIdentity()`. */
   verified: IdentityType[];
+  /**
+   * True when the login was handed off: the link was opened and approved on another device, so
+   * `risk` describes that device, not this browser.
+   */
+  handoff?: boolean;
   /** Present when risk signals were fetched at login (validate-token or secure-info ran). */
   risk?: LoginRiskRecord;
   /**

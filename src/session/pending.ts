@@ -5,13 +5,17 @@ import type { SessionLike } from './session.js';
 /**
  * Binding of a magic link to the browser session that asked for it.
  *
- * `send()` remembers each pending request in the session; the callback consumes all of them
- * before it compares (so a pending request can serve one login only, like OAuth's `state`).
- * Request ids are stored as short hashes: the session (a cookie with cookie-session) never
- * holds a value that the service would recognise.
+ * `send()` remembers each send in the session with the flow id it put in the link's
+ * `redirect_uri`; the callback finds the send by that id before anything is verified, and takes
+ * it out of the session before it compares (so a send serves one login only, like OAuth's
+ * `state`). A callback that binds to nothing leaves the other sends alone. Request ids are
+ * stored as short hashes: the session (a cookie with cookie-session) never holds a value the
+ * service would recognise.
  */
 export interface PendingRequest {
-  /** Hashes of the request ids of one send (one per channel). */
+  /** The flow id of the send: the binding nonce the link brings back. */
+  f?: string;
+  /** Hashes of the service's request ids of the send (one per channel, or one shared). */
   h: string[];
   /** Channel types of the send, for display. */
   t: IdentityType[];
@@ -30,40 +34,81 @@ export function hashRequestId(requestId: string): string {
   return createHash('sha256').update(requestId).digest('base64url').slice(0, 22);
 }
 
-/** The session's live (not expired) pending requests; tolerates anything stored there. */
-export function livePending(session: SessionLike | null | undefined, now: number): PendingRequest[] {
+/** Every well-formed pending request of the session, expired ones included, oldest first. */
+export function allPending(session: SessionLike | null | undefined): PendingRequest[] {
   const list = session?.[PENDING_KEY];
   if (!Array.isArray(list)) return [];
   return list.filter(
     (p): p is PendingRequest =>
-      !!p && typeof p === 'object' && Array.isArray(p.h) && typeof p.exp === 'number' && p.exp > now,
+      !!p &&
+      typeof p === 'object' &&
+      Array.isArray(p.h) &&
+      typeof p.exp === 'number' &&
+      (p.f === undefined || typeof p.f === 'string'),
   );
+}
+
+/** The session's live (not expired) pending requests; tolerates anything stored there. */
+export function livePending(session: SessionLike | null | undefined, now: number): PendingRequest[] {
+  return allPending(session).filter((p) => p.exp > now);
 }
 
 /** Remembers one send in the session, keeping the newest `MAX_PENDING` live ones. */
 export function rememberPending(
   session: SessionLike,
-  requestIds: ReadonlyArray<{ type: IdentityType; value: string }>,
-  expiresAt: number,
+  send: { flowId: string; requestIds: ReadonlyArray<{ type: IdentityType; value: string }>; expiresAt: number },
   now: number,
 ): void {
   const entry: PendingRequest = {
-    h: requestIds.map((r) => hashRequestId(r.value)),
-    t: requestIds.map((r) => r.type),
-    exp: expiresAt,
+    f: send.flowId,
+    h: [...new Set(send.requestIds.map((r) => hashRequestId(r.value)))],
+    t: send.requestIds.map((r) => r.type),
+    exp: send.expiresAt,
   };
   session[PENDING_KEY] = [...livePending(session, now), entry].slice(-MAX_PENDING);
 }
 
-/**
- * Takes every pending request out of the session, then tells whether `requestId` was one of
- * the live ones. Removing first means a pending request is used at most once, whatever the
- * outcome of the comparison.
- */
-export function consumePending(session: SessionLike | null | undefined, requestId: string, now: number): boolean {
-  if (!session) return false;
-  const live = livePending(session, now);
-  delete session[PENDING_KEY];
+/** Takes the live send with this flow id out of the session; the others stay. */
+export function takePendingByFlow(
+  session: SessionLike | null | undefined,
+  flowId: string,
+  now: number,
+): PendingRequest | undefined {
+  return takeWhere(session, now, (p) => p.f === flowId);
+}
+
+/** Takes the live send that got this request id out of the session; the others stay. */
+export function takePendingByRequestId(
+  session: SessionLike | null | undefined,
+  requestId: string,
+  now: number,
+): PendingRequest | undefined {
   const wanted = hashRequestId(requestId);
-  return live.some((p) => p.h.includes(wanted));
+  return takeWhere(session, now, (p) => p.h.includes(wanted));
+}
+
+/** True when a live send of this session, other than `except`, got this request id. */
+export function otherPendingHas(session: SessionLike | null | undefined, requestId: string, now: number): boolean {
+  const wanted = hashRequestId(requestId);
+  return livePending(session, now).some((p) => p.h.includes(wanted));
+}
+
+/** Drops every pending send (a finished login needs none of them). */
+export function clearPending(session: SessionLike | null | undefined): void {
+  if (session) delete session[PENDING_KEY];
+}
+
+function takeWhere(
+  session: SessionLike | null | undefined,
+  now: number,
+  match: (p: PendingRequest) => boolean,
+): PendingRequest | undefined {
+  if (!session) return undefined;
+  const live = livePending(session, now);
+  const found = live.find(match);
+  if (!found) return undefined;
+  const rest = live.filter((p) => p !== found);
+  if (rest.length > 0) session[PENDING_KEY] = rest;
+  else delete session[PENDING_KEY];
+  return found;
 }

@@ -1,27 +1,43 @@
+import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
+import { OtplessSetupError } from '../errors.js';
+import { summarizeDevice } from '../flow/device.js';
+import { FLOW_PARAM } from '../flow/handoff.js';
+import type { FlowStatus } from '../flow/handoff.js';
 import { assessRisk } from '../risk/index.js';
 import type { RiskVerdict } from '../risk/index.js';
+import { buildLoginRecord, writeRecordOnLogin } from '../session/loginRecord.js';
+import {
+  allPending,
+  hashRequestId,
+  livePending,
+  otherPendingHas,
+  takePendingByFlow,
+  takePendingByRequestId,
+} from '../session/pending.js';
+import type { PendingRequest } from '../session/pending.js';
+import { sessionOf } from '../session/session.js';
+import type { SessionLike } from '../session/session.js';
+import { readSmallForm } from '../web/form.js';
+import { isSameOriginPost } from '../web/origin.js';
+import { sendApprovalOutcome, sendApprovalPage, sendConfirmPage } from '../web/pages.js';
+import { sendJson } from '../web/request.js';
+import type { HttpRequest, NextFunction } from '../web/request.js';
 import type { CodeVerificationResult } from '../wire/types.js';
 import { readCallbackInput } from './callbackInput.js';
-import { sendConfirmPage } from '../web/pages.js';
 import { enrichLogin } from './enrich.js';
 import type { Enrichments } from './enrich.js';
-import { failure } from './failures.js';
+import { failure, isClientError, isRejectedByService, serviceFailure } from './failures.js';
 import type { CallbackFailureCode } from './failures.js';
-import { sessionOf } from '../session/session.js';
-import type { HttpRequest } from '../web/request.js';
 import { resolveStrategyOptions } from './options.js';
 import type { MagicLinkStrategyOptions, ResolvedStrategyOptions } from './options.js';
-import { consumePending, livePending } from '../session/pending.js';
 import { buildProfile } from './profile.js';
-import { buildLoginRecord, writeRecordOnLogin } from '../session/loginRecord.js';
-import { isSameOriginPost } from '../web/origin.js';
+import type { MagicLinkHandoff } from './profile.js';
 import { createSendMiddleware } from './send.js';
 import type { SendMiddleware, SendOptions } from './send.js';
-import { isClientError, isRejectedByService, serviceFailure } from './failures.js';
-import { OtplessSetupError } from '../errors.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
+import { warnOnce } from './warn.js';
 
 /** What a path of the callback hands on once the person is verified. */
 interface VerifiedLogin {
@@ -29,6 +45,16 @@ interface VerifiedLogin {
   token: string;
   verification: CodeVerificationResult | undefined;
   enrichments: Enrichments;
+  handoff?: MagicLinkHandoff | undefined;
+}
+
+/** The body of `strategy.status()`. */
+export interface FlowStatusBody {
+  status: FlowStatus;
+  /** The number to show, while the flow waits for approval. */
+  match?: string;
+  /** When the link expires (ISO 8601). */
+  expiresAt?: string;
 }
 
 /**
@@ -84,7 +110,41 @@ export class MagicLinkStrategy {
     return createSendMiddleware(this.settings, options);
   }
 
-  /** Called by Passport on the callback route; every path ends in one Passport action. */
+  /**
+   * Express middleware answering JSON for this session's latest link:
+   * `{ status: 'none'|'pending'|'approved'|'denied'|'expired', match?, expiresAt? }`. The page
+   * waiting on the laptop polls it, shows `match`, and goes to the callback route once `approved`.
+   *
+   * @example
+   * app.get('/auth/status', strategy.status());
+   */
+  status(): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
+    return (req, res, next) => {
+      this.flowStatus(req).then((body) => {
+        res.setHeader('Cache-Control', 'no-store');
+        sendJson(res, 200, body);
+      }, next);
+    };
+  }
+
+  /**
+   * Where this session's latest cross-device flow stands, for a page rendered on the server.
+   *
+   * @example
+   * const { status, match } = await strategy.flowStatus(req);
+   */
+  async flowStatus(req: HttpRequest): Promise<FlowStatusBody> {
+    const latest = allPending(sessionOf(req))
+      .filter((p) => p.f !== undefined)
+      .at(-1);
+    if (!latest?.f || !this.settings.handoff) return { status: 'none' };
+    const expiresAt = new Date(latest.exp).toISOString();
+    if (latest.exp <= Date.now()) return { status: 'expired', expiresAt };
+    const { status, record } = await this.settings.handoff.status(latest.f, Date.now());
+    return status === 'pending' && record ? { status, match: record.m, expiresAt } : { status, expiresAt };
+  }
+
+  /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
   authenticate(req: HttpRequest, _options?: unknown): void {
     const res = req.res;
     if (res && !res.headersSent) {
@@ -100,8 +160,11 @@ export class MagicLinkStrategy {
   /** Reads what the callback was given, takes the path for it, then finishes the login. */
   private async handleCallback(req: HttpRequest): Promise<void> {
     const input = readCallbackInput(req);
+    let verified: VerifiedLogin | undefined;
     if (input.kind === 'invalid') return this.refuse(input.failure);
-    const verified = input.kind === 'token' ? await this.byToken(req, input.token) : await this.byCode(req, input.code);
+    else if (input.kind === 'token') verified = await this.byToken(req, input.token);
+    else if (input.kind === 'none') verified = await this.byFlow(req);
+    else verified = await this.byCode(req, input.code, input.flowId);
     if (verified) await this.finish(req, verified);
   }
 
@@ -122,51 +185,220 @@ export class MagicLinkStrategy {
     return { viaToken: true, token, verification: undefined, enrichments };
   }
 
-  /** A code from the link: bound to the browser that asked, verified, then enriched. */
-  private async byCode(req: HttpRequest, code: string): Promise<VerifiedLogin | undefined> {
-    // Only the person's POST spends the code: GET and HEAD (scanners send both) see the page.
-    if (this.settings.confirm && req.method !== 'POST') {
-      if (!req.res) {
-        throw new OtplessSetupError(
-          'MISSING_RESPONSE',
-          'confirm mode needs the response object on req.res (use Express or Connect)',
-        );
-      }
-      sendConfirmPage(req.res, code);
-      return undefined;
-    }
+  /**
+   * A code from the link. The flow id it brought back decides where it belongs before anything
+   * is verified: a send of this browser (sign in here), or one of another browser (per
+   * `crossDevice`). Without a flow id (a service that drops the query), the service's request
+   * id binds it after verification, as a fallback.
+   */
+  private async byCode(req: HttpRequest, code: string, flowId: string | undefined): Promise<VerifiedLogin | undefined> {
     const now = Date.now();
     const session = sessionOf(req);
-    if (!this.settings.crossDevice) {
-      if (!session) throw OtplessSetupError.missingSession();
-      // No live pending request here: the link was asked for in another browser. Refuse
-      // before verifying, so the code stays usable in the browser that asked for it.
-      if (livePending(session, now).length === 0) return this.refuse('WRONG_BROWSER');
+    const mode = this.settings.crossDevice;
+    if (mode !== 'accept' && !session) throw OtplessSetupError.missingSession();
+    if (flowId === undefined) return this.byRequestId(req, code);
+    const own = livePending(session, now).some((p) => p.f === flowId);
+    if (own) {
+      if (this.showsConfirmPage(req, code)) return undefined;
+      if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
+      // Taken before verifying: this send serves one login, whatever happens next.
+      const pending = takePendingByFlow(session, flowId, now);
+      if (!pending) return this.refuse('WRONG_BROWSER');
+      await this.settings.handoff?.discard(flowId);
+      const verification = await this.verifyCode(code);
+      if (!verification) return this.refuse('CODE_REJECTED');
+      if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('REQUEST_MISMATCH');
+      return this.enriched(verification, undefined);
     }
-    let verification: CodeVerificationResult;
+    // The link was opened in another browser than the one that asked for it.
+    if (mode === 'refuse') return this.refuse('WRONG_BROWSER');
+    if (mode === 'handoff') {
+      await this.approveHere(req, code, flowId);
+      return undefined;
+    }
+    if (this.showsConfirmPage(req, code)) return undefined;
+    if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
+    const verification = await this.verifyCode(code);
+    return verification ? this.enriched(verification, undefined) : this.refuse('CODE_REJECTED');
+  }
+
+  /** The fallback when the link came back without its flow id: the service's request id binds it. */
+  private async byRequestId(req: HttpRequest, code: string): Promise<VerifiedLogin | undefined> {
+    const now = Date.now();
+    const session = sessionOf(req);
+    const accept = this.settings.crossDevice === 'accept';
+    if (!accept && livePending(session, now).length === 0) {
+      // No send here to bind to: refused before verifying, so the code stays usable where it belongs.
+      return this.refuse('WRONG_BROWSER');
+    }
+    if (this.showsConfirmPage(req, code)) return undefined;
+    if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
+    warnOnce(
+      'OTPLESS_FLOW_PARAM_MISSING',
+      `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
+        "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
+        'handoff cannot work. Run `npx otpless-check` to confirm.',
+    );
+    const verification = await this.verifyCode(code);
+    if (!verification) return this.refuse('CODE_REJECTED');
+    const pending = takePendingByRequestId(session, verification.requestId, now);
+    if (!pending && !accept) {
+      warnOnce(
+        'OTPLESS_BINDING_FAILED',
+        "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
+          'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
+      );
+      return this.refuse('BINDING_FAILED');
+    }
+    return this.enriched(verification, undefined);
+  }
+
+  /**
+   * The phone's side of a handoff. GET shows the approval page and spends nothing; a same-origin
+   * POST with the number the asking browser shows verifies the code and approves the flow; a
+   * wrong number or "This wasn't me" denies it for good. Answers with a page, never a login here.
+   */
+  private async approveHere(req: HttpRequest, code: string, flowId: string): Promise<void> {
+    const res = req.res;
+    const handoff = this.settings.handoff;
+    if (!res || !handoff) {
+      throw new OtplessSetupError(
+        'MISSING_RESPONSE',
+        'the approval page needs the response object on req.res (use Express or Connect)',
+      );
+    }
+    const now = Date.now();
+    const flow = await handoff.read(flowId, now);
+    // A flow that is over (used, expired, decided) is a plain refusal: the app's failure handling shows it.
+    if (req.method !== 'POST') {
+      if (!flow || flow.record.s !== 'pending') return void this.refuse('FLOW_EXPIRED');
+      return sendApprovalPage(res, flow.record.a, now);
+    }
+    if (!isSameOriginPost(req, this.settings.callbackURL)) return void this.refuse('CROSS_SITE');
+    const form = await readSmallForm(req);
+    if (!flow || flow.record.s !== 'pending') return sendApprovalOutcome(res, 'gone');
+    if (form.decision === 'deny') {
+      const denied = await handoff.deny(flowId, flow, 'USER_DENIED');
+      return sendApprovalOutcome(res, denied ? 'denied' : 'gone');
+    }
+    if (typeof form.match !== 'string' || form.match.trim() !== flow.record.m) {
+      await handoff.deny(flowId, flow, 'WRONG_NUMBER');
+      return sendApprovalOutcome(res, 'wrongNumber');
+    }
+    const verification = await this.verifyCode(code);
+    if (!verification) {
+      await handoff.deny(flowId, flow, 'CODE_REJECTED');
+      return sendApprovalOutcome(res, 'rejected');
+    }
+    const approvedBy = summarizeDevice(req.headers['user-agent']);
+    const approved = await handoff.approve(flowId, flow, { verification, approvedAt: Date.now(), approvedBy });
+    sendApprovalOutcome(res, approved ? 'approved' : 'gone');
+  }
+
+  /**
+   * The asking browser back on the callback route with no code: finishes its approved flow.
+   * The take is atomic across instances, so one approval gives one login, even with two tabs.
+   */
+  private async byFlow(req: HttpRequest): Promise<VerifiedLogin | undefined> {
+    const handoff = this.settings.handoff;
+    const session = sessionOf(req);
+    const now = Date.now();
+    const flows = livePending(session, now)
+      .filter((p): p is PendingRequest & { f: string } => p.f !== undefined)
+      .reverse();
+    if (!handoff || flows.length === 0) return this.refuse('MISSING_CODE');
+    let pending = false;
+    let denied = false;
+    for (const flow of flows) {
+      const taken = await handoff.take(flow.f, now);
+      if (taken.kind === 'approved') {
+        const mine = takePendingByFlow(session, flow.f, now);
+        if (!mine) return this.refuse('FLOW_EXPIRED');
+        const { verification, approvedAt, approvedBy } = taken.approval;
+        if (!this.requestIdAgrees(session, mine, verification.requestId, now)) return this.refuse('REQUEST_MISMATCH');
+        const askedBy = summarizeDevice(req.headers['user-agent']);
+        return this.enriched(verification, { approvedBy, approvedAt: new Date(approvedAt), askedBy });
+      }
+      if (taken.kind === 'denied') {
+        denied = true;
+        takePendingByFlow(session, flow.f, now);
+      }
+      if (taken.kind === 'pending') pending = true;
+    }
+    return this.refuse(pending ? 'FLOW_PENDING' : denied ? 'FLOW_DENIED' : 'FLOW_EXPIRED');
+  }
+
+  /** `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends the code. */
+  private showsConfirmPage(req: HttpRequest, code: string): boolean {
+    if (!this.settings.confirm || req.method === 'POST') return false;
+    if (!req.res) {
+      throw new OtplessSetupError(
+        'MISSING_RESPONSE',
+        'confirm mode needs the response object on req.res (use Express or Connect)',
+      );
+    }
+    sendConfirmPage(req.res, code);
+    return true;
+  }
+
+  /** A code POSTed (confirm mode) must come from a page of this site: login CSRF otherwise. */
+  private isSameOriginIfPosted(req: HttpRequest): boolean {
+    return req.method !== 'POST' || isSameOriginPost(req, this.settings.callbackURL);
+  }
+
+  /** The verification, or `undefined` when the service refused the code (invalid, expired, used). */
+  private async verifyCode(code: string): Promise<CodeVerificationResult | undefined> {
     try {
-      verification = await this.client.verifyCode(code);
+      return await this.client.verifyCode(code);
     } catch (err) {
-      if (isRejectedByService(err)) return this.refuse('CODE_REJECTED');
+      if (isRejectedByService(err)) return undefined;
       throw err;
     }
-    const matched = consumePending(session, verification.requestId, now);
-    if (!matched && !this.settings.crossDevice) return this.refuse('WRONG_BROWSER');
+  }
+
+  /**
+   * The service's request id is only a cross-check once the flow has bound the code: naming
+   * another send of this browser is a mismatch; naming none is what a service whose ids differ
+   * from the send's would do, so the login goes on and the operator is told once.
+   */
+  private requestIdAgrees(
+    session: SessionLike | undefined,
+    pending: PendingRequest,
+    requestId: string,
+    now: number,
+  ): boolean {
+    if (pending.h.includes(hashRequestId(requestId))) return true;
+    if (otherPendingHas(session, requestId, now)) return false;
+    warnOnce(
+      'OTPLESS_REQUEST_ID_DIFFERS',
+      "passport-otpless: the service's verify-code requestId is not one the send returned; binding rests on the " +
+        'flow parameter alone, which is enough. Run `npx otpless-check` for details.',
+    );
+    return true;
+  }
+
+  private async enriched(
+    verification: CodeVerificationResult,
+    handoff: MagicLinkHandoff | undefined,
+  ): Promise<VerifiedLogin> {
     const token = verification.userDetails.token;
     const enrichments = await enrichLogin(this.client, token, this.settings.enrich);
-    return { viaToken: false, token, verification, enrichments };
+    return { viaToken: false, token, verification, enrichments, handoff };
   }
 
   /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */
   private async finish(req: HttpRequest, login: VerifiedLogin): Promise<void> {
     const risk = this.assess(login.viaToken, login.enrichments);
     const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk);
+    if (login.handoff) profile.handoff = login.handoff;
     const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);
     if (!user) {
       const refused = failure('USER_REFUSED');
       return this.fail({ ...refused.challenge, ...info }, refused.status);
     }
-    writeRecordOnLogin(req, buildLoginRecord(req, profile, risk, login.token, Date.now()));
+    const record = buildLoginRecord(req, profile, risk, login.token, Date.now());
+    if (login.handoff) record.handoff = true;
+    writeRecordOnLogin(req, record);
     this.success(user, info);
   }
 

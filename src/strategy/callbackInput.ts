@@ -1,9 +1,18 @@
 import type { HttpRequest } from '../web/request.js';
 import type { CallbackFailureCode } from './failures.js';
+import { FLOW_PARAM } from '../flow/handoff.js';
+import { isFlowId } from '../flow/seal.js';
 
-/** What the callback was given: a code from the link, a frontend-SDK token, or nothing usable. */
+/**
+ * What the callback was given: a code from the link (with the flow id the link brought back,
+ * unless the service dropped it), a frontend-SDK token, nothing (the asking browser finishing a
+ * cross-device flow), or something unusable.
+ */
 export type CallbackInput =
-  { kind: 'code'; code: string } | { kind: 'token'; token: string } | { kind: 'invalid'; failure: CallbackFailureCode };
+  | { kind: 'code'; code: string; flowId: string | undefined }
+  | { kind: 'token'; token: string }
+  | { kind: 'none' }
+  | { kind: 'invalid'; failure: CallbackFailureCode };
 
 /** Codes and tokens are opaque printable ASCII; anything else is refused before any call. */
 const OPAQUE = /^[\x21-\x7e]+$/;
@@ -11,7 +20,7 @@ const MAX_CODE_LENGTH = 512;
 const MAX_TOKEN_LENGTH = 4096;
 
 /**
- * Reads `code` from the query (GET) or the body then the query (POST), or a frontend-SDK
+ * Reads `code` (and `flow`) from the query (GET) or the body then the query (POST), or a frontend-SDK
  * `token` from a POST body. Repeated parameters (`?code=a&code=b`), arrays, objects and
  * oversized values are refused: which one the caller meant cannot be known.
  */
@@ -27,8 +36,11 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
     return isOpaque(token, MAX_TOKEN_LENGTH) ? { kind: 'token', token } : { kind: 'invalid', failure: 'INVALID_CODE' };
   }
   if (token !== undefined) return { kind: 'invalid', failure: 'INVALID_CODE' };
-  if (code === undefined || code === '') return { kind: 'invalid', failure: 'MISSING_CODE' };
-  return isOpaque(code, MAX_CODE_LENGTH) ? { kind: 'code', code } : { kind: 'invalid', failure: 'INVALID_CODE' };
+  if (code === undefined || code === '') return { kind: 'none' };
+  if (!isOpaque(code, MAX_CODE_LENGTH)) return { kind: 'invalid', failure: 'INVALID_CODE' };
+  const flow = query[FLOW_PARAM];
+  if (flow === undefined) return { kind: 'code', code, flowId: undefined };
+  return isFlowId(flow) ? { kind: 'code', code, flowId: flow } : { kind: 'invalid', failure: 'INVALID_CODE' };
 }
 
 function isOpaque(value: unknown, maxLength: number): value is string {

@@ -25,6 +25,25 @@ export const CALLBACK_FAILURES = {
       'This sign-in link cannot be used here: it was already used, or it was opened in another browser than the one where you asked for it. Ask for a new link in this browser.',
   },
   CROSS_SITE: { status: 403, message: 'This sign-in request did not come from this site.' },
+  // The service says the code belongs to another of this browser's sends than the link's flow.
+  REQUEST_MISMATCH: {
+    status: 403,
+    message: 'This sign-in link does not belong to this sign-in. Ask for a new link in this browser.',
+  },
+  // The link came back without its flow and the service's request id matched no send here.
+  BINDING_FAILED: {
+    status: 403,
+    message: 'This sign-in link could not be matched to a sign-in in this browser. Ask for a new link.',
+  },
+  FLOW_PENDING: {
+    status: 409,
+    message: 'The sign-in has not been approved yet. Open the link on your phone and type the number shown here.',
+  },
+  FLOW_DENIED: {
+    status: 403,
+    message: 'This sign-in was cancelled on the other device. Ask for a new link if you want to sign in.',
+  },
+  FLOW_EXPIRED: { status: 401, message: 'This sign-in request has expired or was already used. Ask for a new link.' },
   USER_REFUSED: { status: 401, message: 'Sign-in was refused.' },
 } as const;
 

@@ -3,11 +3,18 @@ import type { OtplessClientOptions } from '../client/index.js';
 import { checkRiskPolicy } from '../risk/index.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
-import { boolOption, intOption, optionError, optionsObject } from '../options.js';
+import { boolOption, intOption, oneOfOption, optionError, optionsObject } from '../options.js';
+import { Handoff } from '../flow/handoff.js';
+import { MemoryFlowStore } from '../stores/memory.js';
+import type { FlowStore } from '../stores/types.js';
 
 /** The extra calls a login can make after the code is verified. */
 export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
 export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo', 'userInfo'];
+
+/** What a link opened in another browser leads to: see `MagicLinkStrategyOptions.crossDevice`. */
+export type CrossDeviceMode = 'handoff' | 'refuse' | 'accept';
+export const CROSS_DEVICE_MODES: readonly CrossDeviceMode[] = ['handoff', 'refuse', 'accept'];
 
 /** Options of `MagicLinkStrategy`. See the README's option table for defaults and reasons. */
 export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
@@ -19,8 +26,17 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   expiry?: number;
   /** Calls made after verification, in parallel. Default: none. */
   enrich?: Enrichment[];
-  /** Accept a code opened in another browser than the one that asked for the link. Default false. */
-  crossDevice?: boolean;
+  /**
+   * What happens when the link is opened in another browser than the one that asked for it
+   * (the usual case for a mobile number: asked on a laptop, tapped on the phone). Default 'handoff'.
+   * - `'handoff'`: the phone shows an approval page; typing the number the laptop shows signs the
+   *   laptop in (it polls `strategy.status()` and finishes on the callback route).
+   * - `'refuse'`: 403 `WRONG_BROWSER`, the code left unspent.
+   * - `'accept'`: the browser that opened the link is signed in (no binding to the one that asked).
+   */
+  crossDevice?: CrossDeviceMode;
+  /** Where cross-device flows live; shared by every instance of the app. Default a `MemoryFlowStore`. */
+  flowStore?: FlowStore;
   /** GET on the callback shows a button that POSTs the code; only the POST verifies. Default false. */
   confirm?: boolean;
   /** Call `verify(req, profile, done)` instead of `verify(profile, done)`. Default false. */
@@ -37,7 +53,9 @@ export interface ResolvedStrategyOptions {
   callbackURL: string;
   expiry: number | undefined;
   enrich: ReadonlySet<Enrichment>;
-  crossDevice: boolean;
+  crossDevice: CrossDeviceMode;
+  /** Present in 'handoff' mode. */
+  handoff: Handoff | undefined;
   confirm: boolean;
   passReqToCallback: boolean;
   name: string;
@@ -62,7 +80,15 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   if (!Array.isArray(enrich) || enrich.some((e) => !ENRICHMENTS.includes(e))) {
     throw optionError(PREFIX, 'enrich', `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
   }
-  const crossDevice = boolOption(PREFIX, options, 'crossDevice');
+  const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
+  const flowStore = options.flowStore;
+  if (flowStore !== undefined && !isFlowStore(flowStore)) {
+    throw optionError(
+      PREFIX,
+      'flowStore',
+      'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
+    );
+  }
   const confirm = boolOption(PREFIX, options, 'confirm');
   const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
@@ -86,7 +112,8 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     callbackURL: options.callbackURL,
     expiry,
     enrich: new Set(enrich),
-    crossDevice: crossDevice ?? false,
+    crossDevice,
+    handoff: crossDevice === 'handoff' ? new Handoff(flowStore ?? new MemoryFlowStore()) : undefined,
     confirm: confirm ?? false,
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
@@ -101,4 +128,13 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isFlowStore(value: unknown): value is FlowStore {
+  const store = value as Partial<FlowStore> | null;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    ['create', 'get', 'swap', 'take'].every((m) => typeof (store as Record<string, unknown>)[m] === 'function')
+  );
 }

@@ -25,6 +25,15 @@ export interface MagicLinkIdentity {
   verifiedAt?: Date;
 }
 
+/** The two devices of a cross-device login. */
+export interface MagicLinkHandoff {
+  /** The device that opened the link and typed the number (the phone, usually). */
+  approvedBy: { browser?: string; os?: string };
+  approvedAt: Date;
+  /** The browser that asked for the link and is now signed in. */
+  askedBy: { browser?: string; os?: string };
+}
+
 /** The raw answers a profile was built from. They hold the login's token: do not log them. */
 export interface MagicLinkRawAnswers {
   verification?: CodeVerificationResult;
@@ -60,6 +69,11 @@ export interface MagicLinkProfile {
   secureInfo?: SecureInfo;
   /** The verdict on the signals, whenever they were asked for (also when the service sent none). */
   risk?: RiskVerdict;
+  /**
+   * Present when the login was handed off: the link was opened, and approved, on another device
+   * than the browser now signed in. The risk signals describe that approving device.
+   */
+  handoff?: MagicLinkHandoff;
   _json: MagicLinkRawAnswers;
 }
 

@@ -12,6 +12,9 @@ import { isSafeLocalPath } from '../web/origin.js';
 import { serviceFailure, statusForServiceError } from './failures.js';
 import { OtplessRequestError } from '../errors.js';
 import { OtplessSetupError } from '../errors.js';
+import { summarizeDevice } from '../flow/device.js';
+import { withFlowParam } from '../flow/handoff.js';
+import { newFlowId, newMatchNumber } from '../flow/seal.js';
 
 /**
  * Options of `strategy.send()`. Posts from other sites are refused (403 `CROSS_SITE`): a browser
@@ -84,36 +87,47 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     }
     const body = readBody(req);
     const session = sessionOf(req);
-    if (!settings.crossDevice && !session) throw OtplessSetupError.missingSession();
+    if (settings.crossDevice !== 'accept' && !session) throw OtplessSetupError.missingSession();
 
     const email = readField(body, emailField, 'email');
     const mobile = readField(body, mobileField, 'mobile');
     if (email === undefined && mobile === undefined) throw invalid(MESSAGES.none, undefined);
 
     const now = Date.now();
+    const expiresAt = now + (settings.expiry ?? EXPIRY_DEFAULT_SECONDS) * 1000;
+    // Our own binding nonce rides in the link: the callback finds this send by it before it
+    // verifies anything, whatever the service's request ids turn out to be.
+    const flowId = newFlowId();
+    const match = settings.handoff ? newMatchNumber() : undefined;
+    if (settings.handoff && match) {
+      const asking = { ...summarizeDevice(req.headers['user-agent']), at: now };
+      // Stored before the link leaves: a phone can open it within a second.
+      await settings.handoff.start(flowId, { m: match, exp: expiresAt, a: asking }, now).catch((err: unknown) => {
+        throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', MESSAGES.service, undefined, asError(err));
+      });
+    }
     let response;
     try {
       response = await settings.client.sendMagicLink({
         ...(email !== undefined ? { email } : {}),
         // The client reads separators and `+` by the package's one phone rule (contact/phone.ts).
         ...(mobile !== undefined ? { mobileNumber: mobile } : {}),
-        redirectUri: settings.callbackURL,
+        redirectUri: withFlowParam(settings.callbackURL, flowId),
         ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
       });
     } catch (err) {
+      await settings.handoff?.discard(flowId).catch(() => undefined);
       throw toSendError(err, emailField, mobileField);
     }
 
-    if (session) {
-      const expiresAt = now + (settings.expiry ?? EXPIRY_DEFAULT_SECONDS) * 1000;
-      rememberPending(session, response.requestIds, expiresAt, now);
-    }
+    if (session) rememberPending(session, { flowId, requestIds: response.requestIds, expiresAt }, now);
     // Only what the visitor needs: never a request id or anything that could finish the login.
     const sent = response.requestIds.map((r) =>
       r.destinationUri ? { type: r.type, destinationUri: r.destinationUri } : { type: r.type },
     );
     if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);
-    sendJson(res, 200, { sent });
+    // The number to show the person, who types it on the device where the link opens.
+    sendJson(res, 200, match ? { sent, match, expiresAt: new Date(expiresAt).toISOString() } : { sent });
   }
 }
 
@@ -164,4 +178,8 @@ function fieldOf(err: unknown, emailField: string, mobileField: string): string 
   const errorCode = (err as { errorCode?: string }).errorCode;
   if (errorCode === '7102') return mobileField;
   return undefined;
+}
+
+function asError(err: unknown): Error | undefined {
+  return err instanceof Error ? err : undefined;
 }

@@ -59,3 +59,70 @@ export function sendConfirmPage(res: ServerResponse, code: string): void {
       `<form method="post"><input type="hidden" name="code" value="${escapeHtml(code)}"><button type="submit">Sign in</button></form>`,
   });
 }
+
+/** What the approval page says of the browser that asked for the link. */
+export interface AskingBrowser {
+  browser?: string;
+  os?: string;
+  /** Epoch ms when the link was asked for. */
+  at: number;
+}
+
+/**
+ * The page a link opened on another device shows (the phone, when the laptop asked). GET spends
+ * nothing, so previews and scanners see only this page; the person approves by typing the number
+ * the asking browser shows, and the form posts back to the same URL (the code stays in its query).
+ */
+export function sendApprovalPage(res: ServerResponse, asking: AskingBrowser, now: number): void {
+  const what = [asking.browser, asking.os && `on ${asking.os}`].filter(Boolean).join(' ') || 'A browser';
+  const minutes = Math.max(0, Math.round((now - asking.at) / 60_000));
+  const when = minutes === 0 ? 'just now' : minutes === 1 ? 'a minute ago' : `${minutes} minutes ago`;
+  sendPage(res, {
+    status: 200,
+    title: 'Approve sign-in on your computer?',
+    bodyHtml:
+      `<p><strong>${escapeHtml(what)}</strong> asked to sign in ${escapeHtml(when)}.</p>` +
+      '<p>Type the number shown on that screen to sign it in. If you did not ask to sign in, press “This wasn’t me”.</p>' +
+      '<form method="post"><p><label>Number <input name="match" inputmode="numeric" pattern="[0-9]{2}" maxlength="2" ' +
+      'autocomplete="off" required autofocus></label></p><p><button type="submit">Approve</button></p></form>' +
+      '<form method="post"><input type="hidden" name="decision" value="deny">' +
+      '<button type="submit" class="secondary">This wasn’t me</button></form>',
+  });
+}
+
+/** How an approval on this device ended. */
+export type ApprovalOutcome = 'approved' | 'wrongNumber' | 'denied' | 'rejected' | 'gone';
+
+const OUTCOMES: Record<ApprovalOutcome, { status: number; title: string; text: string }> = {
+  approved: {
+    status: 200,
+    title: 'You are signed in on your computer',
+    text: 'You can close this tab and go back to your computer.',
+  },
+  wrongNumber: {
+    status: 403,
+    title: 'Sign-in cancelled',
+    text: 'The number did not match, so nobody was signed in. If it was you, ask for a new link on your computer.',
+  },
+  denied: {
+    status: 200,
+    title: 'Sign-in cancelled',
+    text: 'Nobody was signed in. If you did not ask for this link, you can ignore it; your account is safe.',
+  },
+  rejected: {
+    status: 401,
+    title: 'This link cannot be used',
+    text: 'It is invalid, has expired or was already used. Ask for a new link on your computer.',
+  },
+  gone: {
+    status: 410,
+    title: 'This sign-in request is over',
+    text: 'It has expired, or was already approved or cancelled. Ask for a new link on your computer if you need one.',
+  },
+};
+
+/** The page the approving device sees once it has answered. */
+export function sendApprovalOutcome(res: ServerResponse, outcome: ApprovalOutcome): void {
+  const page = OUTCOMES[outcome];
+  sendPage(res, { status: page.status, title: page.title, bodyHtml: `<p>${escapeHtml(page.text)}</p>` });
+}

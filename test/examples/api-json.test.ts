@@ -78,7 +78,12 @@ describe('api-json example', () => {
     const api = await start();
     const sent = await api.client.postJson('/api/auth/magic-link', { email: 'ana@example.com' }, star);
     expect(sent.status).toBe(200);
-    expect(sent.json()).toEqual({ sent: [expect.objectContaining({ type: 'EMAIL' })] });
+    expect(sent.json()).toEqual({
+      sent: [expect.objectContaining({ type: 'EMAIL' })],
+      // The number to show, for a link opened on another device (cross-device handoff).
+      match: expect.stringMatching(/^\d{2}$/),
+      expiresAt: expect.any(String),
+    });
     expect(JSON.stringify(sent.json())).not.toMatch(/requestId|code|token/i);
 
     const { landing, code } = await codeFromLink(linkTo(emulator, 'ana@example.com'));

@@ -152,12 +152,14 @@ if (!hasRedisServer()) {
       }
     });
 
-    it('refuses the link in a browser without the session, with the reason as JSON', async () => {
+    it('shows a browser without the session the approval page, not a login', async () => {
       const a = await instance('A');
       await new Browser(a.url).postJson(`${a.url}/auth/magic-link`, { email: 'elsewhere@example.com' });
-      const res = await openLink(new Browser(a.url), linkTo(emulator, 'elsewhere@example.com'));
-      expect(res.status).toBe(403);
-      expect(res.json()).toMatchObject({ error: { code: 'WRONG_BROWSER' } });
+      const phone = new Browser(a.url);
+      const res = await openLink(phone, linkTo(emulator, 'elsewhere@example.com'));
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Approve sign-in on your computer?');
+      expect((await phone.get(`${a.url}/me`, { accept: 'application/json' })).status).toBe(401);
     });
   });
 }

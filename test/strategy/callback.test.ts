@@ -22,7 +22,7 @@ describe('callback input', () => {
     ['a code with spaces', '/auth/callback?code=a%20b'],
     ['an oversized code', `/auth/callback?code=${'x'.repeat(600)}`],
   ])('answers 400 to %s without calling the service', async (_name, path) => {
-    const h = await harness();
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
     const browser = h.browser();
     await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'input@example.com' });
     h.emulator.fault({ path: '/auth/v1/verify/code', status: 500, times: 1 });
@@ -79,7 +79,7 @@ describe('service failures', () => {
   });
 
   it('logs in from a verify answer that has only what the login needs (the spec shows no requiredness)', async () => {
-    const h = await harness({ strategy: { crossDevice: true } });
+    const h = await harness({ strategy: { crossDevice: 'accept' } });
     const browser = h.browser();
     await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'minimal@example.com' });
     const requestId = h.emulator.outbox().at(-1)!.requestId;
@@ -287,7 +287,7 @@ describe('verify callback styles', () => {
     });
     const res = await loginVia(h, h.browser(), { email: 'req@example.com' });
     expect(res.status).toBe(302);
-    expect(path).toMatch(/^\/auth\/callback\?code=/);
+    expect(path).toMatch(/^\/auth\/callback\?flow=[\w-]{22}&code=/);
   });
 
   it('reaches a custom callback with the failure info', async () => {

@@ -94,8 +94,8 @@ describe('full login', () => {
 });
 
 describe('binding to the browser that asked', () => {
-  it('refuses a code opened in another browser (403) without spending it', async () => {
-    const h = await harness();
+  it("refuses a code opened in another browser (403) without spending it, with crossDevice: 'refuse'", async () => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
     const asker = h.browser();
     await asker.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'victim@example.com' });
     const callback = await clickLink(lastLinkTo(h.emulator, 'victim@example.com'));
@@ -111,8 +111,8 @@ describe('binding to the browser that asked', () => {
     expect((await asker.get('/me')).status).toBe(200);
   });
 
-  it('accepts a code from another browser with crossDevice: true', async () => {
-    const h = await harness({ strategy: { crossDevice: true } });
+  it("accepts a code from another browser with crossDevice: 'accept'", async () => {
+    const h = await harness({ strategy: { crossDevice: 'accept' } });
     await h.browser().post('/auth/magic-link').set('accept', 'application/json').send({ email: 'phone@example.com' });
     const callback = await clickLink(lastLinkTo(h.emulator, 'phone@example.com'));
     const other = h.browser();
@@ -120,8 +120,19 @@ describe('binding to the browser that asked', () => {
     expect((await other.get('/me')).body.user.id).toBe('phone@example.com');
   });
 
-  it('refuses a replayed code: 403 in the same browser, 401 (used) with crossDevice', async () => {
-    const bound = await harness();
+  it('refuses a replayed code: 410 page (handoff), 403 (refuse), 401 (used, accept)', async () => {
+    const handoff = await harness();
+    const first = handoff.browser();
+    await first.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'replay0@example.com' });
+    const cb0 = await clickLink(lastLinkTo(handoff.emulator, 'replay0@example.com'));
+    expect((await first.get(cb0)).status).toBe(302);
+    // The flow ended with the login: any browser opening the link again is refused.
+    const over = await handoff.browser().get(cb0);
+    expect(over.status).toBe(401);
+    expect(over.text).not.toContain('Approve');
+    expect((await first.get(cb0)).status).toBe(401);
+
+    const bound = await harness({ strategy: { crossDevice: 'refuse' } });
     const browser = bound.browser();
     await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'replay@example.com' });
     const callback = await clickLink(lastLinkTo(bound.emulator, 'replay@example.com'));
@@ -129,7 +140,7 @@ describe('binding to the browser that asked', () => {
     expect((await bound.browser().get(callback)).status).toBe(403);
     expect((await browser.get(callback)).status).toBe(403);
 
-    const loose = await harness({ strategy: { crossDevice: true } });
+    const loose = await harness({ strategy: { crossDevice: 'accept' } });
     const b2 = loose.browser();
     await b2.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'replay2@example.com' });
     const cb2 = await clickLink(lastLinkTo(loose.emulator, 'replay2@example.com'));
@@ -180,7 +191,7 @@ describe('link scanners (confirm: true)', () => {
   });
 
   it('a HEAD request (scanners send them) spends nothing either', async () => {
-    const h = await harness({ strategy: { confirm: true, crossDevice: true } });
+    const h = await harness({ strategy: { confirm: true, crossDevice: 'accept' } });
     const browser = h.browser();
     await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'head@example.com' });
     const callback = await clickLink(lastLinkTo(h.emulator, 'head@example.com'));
@@ -193,7 +204,7 @@ describe('link scanners (confirm: true)', () => {
   });
 
   it('the confirm page escapes what it is given', async () => {
-    const h = await harness({ strategy: { confirm: true } });
+    const h = await harness({ strategy: { confirm: true, crossDevice: 'accept' } });
     const res = await h.browser().get('/auth/callback?code=%22%3E%3Cscript%3Ealert(1)%3C/script%3E');
     expect(res.status).toBe(200);
     expect(res.text).not.toContain('<script>');

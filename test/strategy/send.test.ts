@@ -47,7 +47,8 @@ describe('send()', () => {
     const started = Date.now();
     await h.browser().post('/auth/magic-link').set(json).send({ email: 'exp@example.com' });
     const entry = h.emulator.outbox().at(-1)!;
-    expect(entry.redirectUri).toBe(`${h.baseUrl}/auth/callback`);
+    // The callback URL with our binding nonce: 128 random bits, URL-safe.
+    expect(entry.redirectUri).toMatch(new RegExp(`^${h.baseUrl}/auth/callback\\?flow=[A-Za-z0-9_-]{22}$`));
     expect(entry.expiresAt - started).toBeGreaterThan(590_000);
     expect(entry.expiresAt - started).toBeLessThan(610_000);
   });
@@ -230,9 +231,19 @@ describe('send() and login CSRF', () => {
     const attacker = h.browser();
     await attacker.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'attacker@evil.example' });
     const callback = await clickLink(lastLinkTo(h.emulator, 'attacker@evil.example'));
-    // ...then sends the victim to the callback: no pending link in the victim's session, refused.
-    expect((await victim.get(callback)).status).toBe(403);
+    // ...then sends the victim to the callback: the link is not the victim's, so the victim's
+    // browser is at most asked to approve the attacker's own laptop, never logged in.
+    const landed = await victim.get(callback);
+    expect(landed.status).toBe(200);
+    expect(landed.text).toContain('Approve sign-in on your computer?');
     expect((await victim.get('/me')).status).toBe(401);
+    const refusing = await harness({ strategy: { crossDevice: 'refuse' } });
+    const attacker2 = refusing.browser();
+    await attacker2.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'attacker@evil.example' });
+    const callback2 = await clickLink(lastLinkTo(refusing.emulator, 'attacker@evil.example'));
+    const victim2 = refusing.browser();
+    expect((await victim2.get(callback2)).status).toBe(403);
+    expect((await victim2.get('/me')).status).toBe(401);
   });
 });
 

@@ -1,0 +1,23 @@
+import type { HttpRequest } from './request.js';
+
+/** Small forms only: the approval form holds two digits and a word. */
+const MAX_FORM_BYTES = 2048;
+
+/**
+ * The fields of a small url-encoded form POST: from `req.body` when a body parser ran, or read
+ * from the request itself when none did (the callback route often has no parser). Anything
+ * else (JSON, a larger body, a stream already read) gives an empty object.
+ */
+export async function readSmallForm(req: HttpRequest): Promise<Record<string, unknown>> {
+  if (req.body && typeof req.body === 'object') return req.body as Record<string, unknown>;
+  const type = String(req.headers['content-type'] ?? '');
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type) || req.readableEnded) return {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) return {};
+    chunks.push(chunk);
+  }
+  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+}
