@@ -33,9 +33,10 @@ export function allowedHostNames(host: string, extra: readonly string[]): Readon
  * outbox or the dev inbox.
  */
 export class HostCheck {
-  private port = 0;
-
-  constructor(private readonly names: ReadonlySet<string>) {}
+  constructor(
+    private readonly names: ReadonlySet<string>,
+    private port = 0,
+  ) {}
 
   /** The port the server listens on (known once it listens). */
   setPort(port: number): void {

@@ -66,7 +66,7 @@ function routeDev(ctx: EmulatorContext, req: IncomingMessage, res: ServerRespons
   const isDevPath = path === '/' || path === OUTBOX_PATH || path.startsWith(LINK_PREFIX);
   if (!isDevPath) throw apiError('notFound');
   if (req.method !== 'GET' && req.method !== 'HEAD')
-    throw apiError('methodNotAllowed', 'Use GET.', { allow: 'GET, HEAD' });
+    throw apiError('methodNotAllowed', 'Emulator: use GET.', { allow: 'GET, HEAD' });
   if (path === '/') return showInbox(ctx, req, res);
   if (path === OUTBOX_PATH) return showOutbox(ctx, req, res);
   return openLink(ctx, req, res, path.slice(LINK_PREFIX.length), query);
@@ -94,19 +94,21 @@ async function route(
   if (endpoint.host !== host) {
     throw apiError(
       'notFound',
-      `${endpoint.name} is served on the ${HOST_NAMES[endpoint.host]} host, not on the ${HOST_NAMES[host]} host.`,
+      `Emulator: ${endpoint.name} is served on the ${HOST_NAMES[endpoint.host]} host, not on the ${HOST_NAMES[host]} host.`,
     );
   }
   if (req.method !== endpoint.method) {
-    throw apiError('methodNotAllowed', `Use ${endpoint.method} for ${endpoint.path}.`, { allow: endpoint.method });
+    throw apiError('methodNotAllowed', `Emulator: use ${endpoint.method} for ${endpoint.path}.`, {
+      allow: endpoint.method,
+    });
   }
   if (ctx.baseDelayMs > 0) await ctx.waits.wait(ctx.baseDelayMs);
   await HANDLERS[endpoint.name](ctx, req, res, query);
 }
 
 /**
- * Sends an error. Quirks: `noErrorCodeOn401` drops errorCode from a 401 body; `errorWith200`
- * sends the body with HTTP 200 (and no Allow or other extra headers' meaning changes).
+ * Sends an error (anything but an ApiError is the service's bare 500). Quirks:
+ * `noErrorCodeOn401` drops errorCode from a 401 body; `errorWith200` sends the body with HTTP 200.
  */
 function answerError(ctx: EmulatorContext, res: ServerResponse, error: unknown): void {
   // The client went away (aborted body, socket destroyed): nobody to answer.

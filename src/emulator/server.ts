@@ -80,8 +80,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     nextLogin: undefined,
   };
   const names = allowedHostNames(config.host, config.allowedHosts);
-  const authHosts = new HostCheck(names);
-  const userAuthHosts = new HostCheck(names);
+  // A fixed port is known now; port 0 becomes known once the server listens (setPort below).
+  const authHosts = new HostCheck(names, config.authPort);
+  const userAuthHosts = new HostCheck(names, config.userAuthPort);
   const authServer = createServer(createRouter(ctx, 'auth', authHosts));
   const userAuthServer = createServer(createRouter(ctx, 'userAuth', userAuthHosts));
   let authPort: number;
