@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { EMULATOR_DEFAULT_CLIENT } from './config.js';
+import { EMULATOR_DEFAULT_CLIENT, refuseProduction } from './config.js';
+import { QUIRK_NAMES, type QuirkName } from './quirks.js';
 import { startEmulator } from './server.js';
-import type { EmulatorOptions } from './types.js';
+import type { EmulatorOptions, EmulatorQuirks } from './types.js';
 
 const USAGE = `Usage: otpless-emulator [options]
 
@@ -15,6 +16,11 @@ Options:
   --client-id X         accepted client id (default ${EMULATOR_DEFAULT_CLIENT.clientId})
   --client-secret Y     its secret (give both or neither)
   --quiet               do not print each sent link
+  --quirk NAME          behave as an unknown of the real service would if it went the other
+                        way (repeatable): ${QUIRK_NAMES.join(', ')}
+  --allowed-host NAME   also accept this name in the Host header (repeatable), e.g. a Docker
+                        service name; other names are refused with 421
+  --allow-in-production start even when NODE_ENV is production
   --help                show this help`;
 
 const DEFAULT_PORT = 4700;
@@ -44,6 +50,9 @@ function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
         quiet: { type: 'boolean' },
+        quirk: { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
+        'allow-in-production': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }));
@@ -60,12 +69,24 @@ function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
   if ((clientId === undefined) !== (clientSecret === undefined))
     throw new UsageError('give --client-id and --client-secret together');
   if (clientId === '' || clientSecret === '') throw new UsageError('--client-id and --client-secret must not be empty');
+  const quirks: EmulatorQuirks = {};
+  for (const name of values.quirk ?? []) {
+    if (!(QUIRK_NAMES as readonly string[]).includes(name))
+      throw new UsageError(`unknown --quirk "${name}"; the quirks are ${QUIRK_NAMES.join(', ')}`);
+    quirks[name as QuirkName] = true;
+  }
+  const allowedHosts = values['allowed-host'] ?? [];
+  if (allowedHosts.some((name) => name.trim() === '')) throw new UsageError('--allowed-host must not be empty');
   return {
     authPort,
     userAuthPort,
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(clientId !== undefined && clientSecret !== undefined ? { clients: [{ clientId, clientSecret }] } : {}),
-    quiet: values.quiet ?? false,
+    // A library is quiet by default; the command prints each link unless told not to.
+    ...(values.quiet ? { quiet: true } : { log: (line: string) => console.log(line) }),
+    quirks,
+    ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+    allowInProduction: values['allow-in-production'] ?? false,
   };
 }
 
@@ -83,7 +104,9 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  refuseProduction(options.allowInProduction, 'Pass --allow-in-production if this really is what you want.');
   const emulator = await startEmulator(options);
+  const quirks = Object.keys(emulator.quirks());
   const [client] = emulator.clients;
   // The emulator's own credentials are printed on purpose: a developer pastes them into the app.
   console.log(`OTPless emulator running
@@ -91,7 +114,7 @@ async function main(): Promise<void> {
   user-auth URL:  ${emulator.userAuthUrl}
   dev inbox:      ${emulator.authUrl}/
   client id:      ${client?.clientId ?? ''}
-  client secret:  ${client?.clientSecret ?? ''}
+  client secret:  ${client?.clientSecret ?? ''}${quirks.length > 0 ? `\n  quirks:         ${quirks.join(', ')}` : ''}
 Press Ctrl+C to stop.`);
   const stop = (signal: NodeJS.Signals): void => {
     console.log(`Received ${signal}, closing.`);

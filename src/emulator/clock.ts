@@ -1,13 +1,26 @@
+/** How the emulator's clock runs: with real time, or only when `advanceTime` moves it. */
+export type ClockMode = 'real' | 'manual';
+
+export const CLOCK_MODES: readonly ClockMode[] = ['real', 'manual'];
+
 /**
- * The emulator's clock: real time plus an offset that `advanceTime` grows, so tests can expire
- * links, codes and tokens without waiting. It never goes backwards.
+ * The emulator's clock, so tests can expire links, codes and tokens without waiting. It never
+ * goes backwards.
+ * - 'real' (default): real time plus an offset that `advanceTime` grows.
+ * - 'manual': frozen at the moment the emulator started; only `advanceTime` moves it, so a test
+ *   can stand exactly 1 ms before an expiry, or exactly on it.
  */
 export class Clock {
   private offsetMs = 0;
+  private readonly frozenAt: number | undefined;
+
+  constructor(mode: ClockMode = 'real') {
+    this.frozenAt = mode === 'manual' ? Date.now() : undefined;
+  }
 
   /** Epoch ms on the emulator's clock. */
   now(): number {
-    return Date.now() + this.offsetMs;
+    return (this.frozenAt ?? Date.now()) + this.offsetMs;
   }
 
   advance(ms: number): void {

@@ -1,3 +1,5 @@
+import { CLOCK_MODES, type ClockMode } from './clock.js';
+import { resolveQuirks, type ResolvedQuirks } from './quirks.js';
 import type { EmulatorClient, EmulatorOptions } from './types.js';
 
 /**
@@ -12,6 +14,14 @@ export const EMULATOR_DEFAULT_CLIENT: Readonly<EmulatorClient> = Object.freeze({
   clientSecret: 'emulator-client-secret',
 });
 
+/**
+ * The service's WhatsApp business number, as the emulator's: `destinationUri` of a WhatsApp
+ * send is `https://wa.me/<this>` whoever the link goes to (the service's example answer shows
+ * its own business number there, not the user's). 91 followed by ten zeros is no Indian
+ * mobile number (those start with 6-9), so the link can never reach a real person.
+ */
+export const EMULATOR_WHATSAPP_NUMBER = '910000000000';
+
 /** Options with every default filled in and checked. */
 export interface EmulatorConfig {
   clients: readonly EmulatorClient[];
@@ -24,6 +34,10 @@ export interface EmulatorConfig {
   sessionIdleMs: number;
   maxOutbox: number;
   maxLogins: number;
+  clock: ClockMode;
+  quirks: ResolvedQuirks;
+  /** Extra Host names (lower case, without port). */
+  allowedHosts: readonly string[];
 }
 
 function checkPort(name: string, value: number): number {
@@ -65,22 +79,62 @@ function checkClients(clients: readonly EmulatorClient[]): readonly EmulatorClie
   return clients.map(({ clientId, clientSecret }) => Object.freeze({ clientId, clientSecret }));
 }
 
+function checkAllowedHosts(hosts: readonly string[] | undefined): readonly string[] {
+  if (hosts === undefined) return [];
+  if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string' || host.trim() === '')) {
+    throw new TypeError('startEmulator: allowedHosts must be an array of non-empty host names');
+  }
+  return hosts.map((host) => host.trim().toLowerCase());
+}
+
+/** Where link lines go: nowhere unless `log` is given or `quiet: false` asks for the console. */
+function logSink(options: EmulatorOptions): ((line: string) => void) | undefined {
+  if (options.quiet === true) return undefined;
+  if (options.log !== undefined) return options.log;
+  return options.quiet === false ? (line: string) => console.log(line) : undefined;
+}
+
+/**
+ * The emulator is a development tool: it accepts fixed, published credentials and completes a
+ * login for whoever opens a link. Throws unless NODE_ENV is other than production or the caller
+ * says it knows.
+ */
+export function refuseProduction(allowed: boolean | undefined, how: string): void {
+  if (process.env.NODE_ENV === 'production' && allowed !== true) {
+    throw new Error(
+      `the OTPless emulator refuses to start with NODE_ENV=production: it accepts fixed credentials and logs in whoever opens a link. ${how}`,
+    );
+  }
+}
+
 /** Fills in defaults and throws a TypeError naming the first bad option. */
 export function resolveOptions(options: EmulatorOptions): EmulatorConfig {
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') throw new TypeError('startEmulator: host must be a non-empty string');
   if (options.log !== undefined && typeof options.log !== 'function')
     throw new TypeError('startEmulator: log must be a function');
+  if (options.allowInProduction !== undefined && typeof options.allowInProduction !== 'boolean')
+    throw new TypeError('startEmulator: allowInProduction must be true or false');
+  const clock = options.clock ?? 'real';
+  if (!CLOCK_MODES.includes(clock))
+    throw new TypeError(`startEmulator: clock must be one of ${CLOCK_MODES.join(', ')}, got ${String(clock)}`);
+  refuseProduction(
+    options.allowInProduction,
+    'Pass allowInProduction: true to startEmulator if this really is what you want.',
+  );
   return {
     clients: checkClients(options.clients ?? [EMULATOR_DEFAULT_CLIENT]),
     host,
     authPort: checkPort('authPort', options.authPort ?? 0),
     userAuthPort: checkPort('userAuthPort', options.userAuthPort ?? 0),
-    log: options.quiet ? undefined : (options.log ?? ((line: string) => console.log(line))),
+    log: logSink(options),
     baseDelayMs: checkMs('baseDelayMs', options.baseDelayMs ?? 0, 0),
     tokenTtlMs: checkMs('tokenTtlMs', options.tokenTtlMs ?? 15 * 60 * 1000, 1),
     sessionIdleMs: checkMs('sessionIdleMs', options.sessionIdleMs ?? 30 * 60 * 1000, 1),
     maxOutbox: checkCount('maxOutbox', options.maxOutbox ?? 1000, 1),
     maxLogins: checkCount('maxLogins', options.maxLogins ?? 10_000, 1),
+    clock,
+    quirks: resolveQuirks(options.quirks, 'startEmulator'),
+    allowedHosts: checkAllowedHosts(options.allowedHosts),
   };
 }

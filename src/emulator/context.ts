@@ -1,6 +1,8 @@
+import type { IdentityType } from '../wire/types.js';
 import type { Clock } from './clock.js';
 import type { ClientRegistry } from './credentials.js';
 import type { Faults } from './faults.js';
+import type { ResolvedQuirks } from './quirks.js';
 import type { Store } from './store.js';
 import type { Waits } from './timers.js';
 
@@ -17,4 +19,8 @@ export interface EmulatorContext {
   readonly log: ((line: string) => void) | undefined;
   readonly baseDelayMs: number;
   readonly tokenTtlMs: number;
+  /** The quirks in force; replaced whole by setQuirks and reset. */
+  quirks: ResolvedQuirks;
+  /** Set by `emulator.nextLogin()`, taken by the next verify-code completion. */
+  nextLogin: { unverified: ReadonlySet<IdentityType> } | undefined;
 }

@@ -1,3 +1,4 @@
+import { SERVICE_FAULT_ERRORS } from './errors.js';
 import type { FaultSpec } from './types.js';
 
 interface ArmedFault {
@@ -12,6 +13,11 @@ function checkSpec(spec: FaultSpec): void {
   if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 100 && spec.status <= 599)) {
     throw new TypeError(`fault(spec): spec.status must be an HTTP status from 100 to 599, got ${String(spec.status)}`);
   }
+  if (spec.error !== undefined && !(SERVICE_FAULT_ERRORS as readonly string[]).includes(spec.error)) {
+    throw new TypeError(
+      `fault(spec): spec.error must be one of the service's errors (${SERVICE_FAULT_ERRORS.join(', ')}), got ${String(spec.error)}`,
+    );
+  }
   if (spec.delayMs !== undefined && !(Number.isFinite(spec.delayMs) && spec.delayMs >= 0)) {
     throw new TypeError(`fault(spec): spec.delayMs must be a finite number >= 0, got ${String(spec.delayMs)}`);
   }
@@ -19,9 +25,9 @@ function checkSpec(spec: FaultSpec): void {
   if (!(times === Infinity || (Number.isInteger(times) && times >= 1))) {
     throw new TypeError(`fault(spec): spec.times must be an integer >= 1 or Infinity, got ${String(spec.times)}`);
   }
-  if (spec.reset && (spec.status !== undefined || spec.body !== undefined || spec.headers !== undefined)) {
+  if (spec.reset && faultAnswers(spec)) {
     throw new TypeError(
-      'fault(spec): spec.reset destroys the socket, so it cannot be combined with status, body or headers',
+      'fault(spec): spec.reset destroys the socket, so it cannot be combined with error, status, body or headers',
     );
   }
   if (
@@ -62,5 +68,5 @@ export class Faults {
 
 /** Whether the fault answers the call itself (rather than only delaying it). */
 export function faultAnswers(spec: FaultSpec): boolean {
-  return spec.status !== undefined || spec.body !== undefined || spec.headers !== undefined;
+  return spec.error !== undefined || spec.status !== undefined || spec.body !== undefined || spec.headers !== undefined;
 }

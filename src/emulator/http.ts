@@ -94,10 +94,13 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(await readBody(req));
 }
 
-/** A non-empty string member of a JSON body, or undefined. */
-export function stringField(body: Record<string, unknown>, name: string): string | undefined {
+/** A required non-empty string member of a JSON body; throws 400 7101 (invalid parameters) otherwise. */
+export function requiredString(body: Record<string, unknown>, name: string): string {
   const value = body[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw apiError('invalidParameters', `Request error: ${name} is required and must be a non-empty string.`);
+  }
+  return value;
 }
 
 /** A single-valued request header (repeated headers count as absent). */

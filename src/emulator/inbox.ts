@@ -57,8 +57,15 @@ function relative(ms: number): string {
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }
 
+const CHANNEL_LABELS: Readonly<Record<OutboxEntry['channel'], string>> = {
+  WHATSAPP: 'WhatsApp',
+  SMS: 'SMS',
+  VIBER: 'Viber',
+  EMAIL: 'E-mail',
+};
+
 function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
-  const channel = entry.type === 'MOBILE' ? 'WhatsApp' : 'E-mail';
+  const channel = CHANNEL_LABELS[entry.channel];
   const actions =
     state === 'waiting' || state === 'clicked'
       ? `<div class="actions"><a class="primary" href="${escapeHtml(entry.link)}">Open link</a>${RISK_SCENARIOS.filter(
@@ -71,7 +78,8 @@ function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
           .join('')}</div>`
       : '';
   return `<section class="entry"><h2><span class="badge">${channel}</span><span class="badge ${state}">${state}</span>${escapeHtml(entry.to)}</h2>
-<dl><dt>Sent</dt><dd>${new Date(entry.createdAt).toISOString()}</dd>
+<dl><dt>Channel</dt><dd>${escapeHtml(entry.channel)}</dd>
+<dt>Sent</dt><dd>${new Date(entry.createdAt).toISOString()}</dd>
 <dt>Expires</dt><dd>${new Date(entry.expiresAt).toISOString()} (${relative(entry.expiresAt - now)})</dd>
 <dt>Redirects to</dt><dd><code>${escapeHtml(entry.redirectUri)}</code></dd>
 <dt>Request id</dt><dd><code>${escapeHtml(entry.requestId)}</code></dd></dl>${actions}</section>`;

@@ -1,5 +1,5 @@
 import type { EmulatorContext } from './context.js';
-import { completeLogin, identitiesOf, newLogin } from './logins.js';
+import { completeLogin, identitiesOf, identityTypeSet, newLogin } from './logins.js';
 import { isRiskScenario, RISK_SCENARIOS } from './scenarios.js';
 import type { IssueTokenOptions } from './types.js';
 import { isValidEmail, isValidMobile } from './validation.js';
@@ -16,10 +16,11 @@ export function issueToken(ctx: EmulatorContext, options: IssueTokenOptions = {}
   if (email !== undefined && !isValidEmail(email.trim()))
     throw new TypeError('issueToken: email is not a valid address');
   if (!isRiskScenario(risk)) throw new TypeError(`issueToken: risk must be one of ${RISK_SCENARIOS.join(', ')}`);
+  const unverified = identityTypeSet(options.unverified, 'issueToken');
   const clientId = options.clientId ?? ctx.clients.clients[0]?.clientId ?? '';
   if (!ctx.clients.has(clientId)) throw new TypeError(`issueToken: clientId "${clientId}" is not a configured client`);
 
   const login = newLogin(ctx, { clientId, identities: identitiesOf(mobileNumber, email), scenario: risk });
   ctx.store.add(login, ctx.clock.now());
-  return completeLogin(ctx, login).completion.token;
+  return completeLogin(ctx, login, unverified).completion.token;
 }

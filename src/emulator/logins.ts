@@ -13,17 +13,22 @@ export type CompletedLogin = Login & { completion: Completion };
 /** The browser of a login until a click tells otherwise (and of issueToken logins): a documentation address (RFC 5737). */
 export const DEFAULT_BROWSER: BrowserSeen = { userAgent: DEFAULT_USER_AGENT, ip: '203.0.113.7', language: 'en-US' };
 
-/** Mobile links are "delivered" by WhatsApp, e-mail links by e-mail. */
-function identityOf(type: IdentityType, value: string): LoginIdentity {
-  const method: DeliveryMethod = type === 'MOBILE' ? 'WHATSAPP' : 'EMAIL';
-  return { type, value, method };
-}
+/** The channels a mobile link can be sent by (`channel` of the send); WHATSAPP is the default. */
+export type PhoneChannel = Extract<DeliveryMethod, 'WHATSAPP' | 'SMS'>;
+export const PHONE_CHANNELS: readonly PhoneChannel[] = ['WHATSAPP', 'SMS'];
 
-/** The identities of a login, mobile first (the order the user id is taken from). */
-export function identitiesOf(mobileNumber: string | undefined, email: string | undefined): LoginIdentity[] {
+/**
+ * The identities of a login, mobile first (the order the user id is taken from). Mobile links
+ * are "delivered" by `phoneChannel`, e-mail links by e-mail.
+ */
+export function identitiesOf(
+  mobileNumber: string | undefined,
+  email: string | undefined,
+  phoneChannel: PhoneChannel = 'WHATSAPP',
+): LoginIdentity[] {
   const identities: LoginIdentity[] = [];
-  if (mobileNumber) identities.push(identityOf('MOBILE', mobileNumber));
-  if (email) identities.push(identityOf('EMAIL', normalizeEmail(email)));
+  if (mobileNumber) identities.push({ type: 'MOBILE', value: mobileNumber, method: phoneChannel });
+  if (email) identities.push({ type: 'EMAIL', value: normalizeEmail(email), method: 'EMAIL' });
   return identities;
 }
 
@@ -32,6 +37,8 @@ interface NewLogin {
   identities: readonly LoginIdentity[];
   scenario: RiskScenario;
   link?: { id: string; redirectUri: string; expiresAt: number };
+  /** Default: a new random id. */
+  requestId?: string;
 }
 
 /** A pending login, not yet in the store. The user is the first identity's (mobile before e-mail). */
@@ -41,7 +48,7 @@ export function newLogin(ctx: EmulatorContext, spec: NewLogin): Login {
   if (!first) throw new TypeError('a login needs at least one identity');
   return {
     clientId: spec.clientId,
-    requestId: randomId(16),
+    requestId: spec.requestId ?? newRequestId(),
     sessionToken: randomId(32),
     userId: userIdFor(first.type, first.value),
     identities: spec.identities,
@@ -55,8 +62,17 @@ export function newLogin(ctx: EmulatorContext, spec: NewLogin): Login {
   };
 }
 
+/** An opaque request id, as the send answers it. */
+export function newRequestId(): string {
+  return randomId(16);
+}
+
 /** Completes a login: issues its token and fixes its device and network details. */
-export function completeLogin(ctx: EmulatorContext, login: Login): CompletedLogin {
+export function completeLogin(
+  ctx: EmulatorContext,
+  login: Login,
+  unverified: ReadonlySet<IdentityType> = new Set(),
+): CompletedLogin {
   const now = ctx.clock.now();
   ctx.store.complete(login, {
     token: randomId(32),
@@ -64,17 +80,31 @@ export function completeLogin(ctx: EmulatorContext, login: Login): CompletedLogi
     tokenExpiresAt: now + ctx.tokenTtlMs,
     device: deviceInfoFor(login.seen, login.scenario),
     network: networkFor(login.seen.ip, login.scenario),
+    unverified,
   });
   return login as CompletedLogin;
 }
 
+/** Checks a list of identity types (nextLogin, issueToken); throws a TypeError naming `where`. */
+export function identityTypeSet(value: unknown, where: string): ReadonlySet<IdentityType> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || value.some((type) => type !== 'MOBILE' && type !== 'EMAIL')) {
+    throw new TypeError(`${where}: unverified must be an array of 'MOBILE' and/or 'EMAIL'`);
+  }
+  return new Set(value as IdentityType[]);
+}
+
 export type TokenLookup = { login: CompletedLogin } | { problem: 'invalid' | 'expired' };
 
-/** Finds the live login of a token for this client; marks it active. */
+/**
+ * Finds the live login of a token for this client; marks it active. With the
+ * `rejectVerifyTokenOnEnrich` quirk, tokens that verify-code returned are unknown here.
+ */
 export function lookupToken(ctx: EmulatorContext, clientId: string, token: string | undefined): TokenLookup {
   const login = token === undefined ? undefined : ctx.store.findByToken(token);
   // Another client's token is as unknown to this client as a made-up one.
   if (!login?.completion || login.clientId !== clientId) return { problem: 'invalid' };
+  if (ctx.quirks.rejectVerifyTokenOnEnrich && login.link !== undefined) return { problem: 'invalid' };
   const now = ctx.clock.now();
   if (now >= login.completion.tokenExpiresAt) return { problem: 'expired' };
   login.lastActiveAt = now;

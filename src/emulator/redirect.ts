@@ -22,3 +22,13 @@ export function withCode(redirectUri: string, code: string): string {
   url.search = `?${kept.join('&')}`;
   return url.href;
 }
+
+/**
+ * `redirectUri` with its query string and fragment dropped and only `code` in the query: how a
+ * service that rebuilds the URL from scheme, host and path would redirect (the
+ * `stripRedirectQuery` quirk).
+ */
+export function withCodeOnly(redirectUri: string, code: string): string {
+  const url = new URL(redirectUri);
+  return `${url.origin}${url.pathname}?code=${encodeURIComponent(code)}`;
+}

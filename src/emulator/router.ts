@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { ENDPOINTS, type EndpointDescriptor, type EndpointName, type ServiceHost } from '../wire/endpoints.js';
 import type { EmulatorContext } from './context.js';
 import { LINK_PREFIX, OUTBOX_PATH } from './devPaths.js';
-import { ApiError, apiError, ERRORS } from './errors.js';
+import { ApiError, apiError, errorBody, ERRORS } from './errors.js';
 import { faultAnswers } from './faults.js';
 import { showInbox, showOutbox } from './handlers/dev.js';
 import { openLink } from './handlers/link.js';
@@ -13,6 +13,7 @@ import type { Handler } from './handlers/types.js';
 import { userInfo } from './handlers/userInfo.js';
 import { verifyCode } from './handlers/verifyCode.js';
 import { sendJson, sendRaw } from './http.js';
+import type { HostCheck } from './hosts.js';
 import type { FaultSpec } from './types.js';
 
 const HANDLERS: Readonly<Record<EndpointName, Handler>> = {
@@ -43,15 +44,19 @@ async function applyFault(
     return true;
   }
   if (!faultAnswers(fault)) return false;
-  const status = fault.status ?? ERRORS.fault.status;
   const headers = Object.fromEntries(
     Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
+  // The service's own error, untouched: sent like any error, so the quirks apply to it.
+  if (fault.error !== undefined && fault.status === undefined && fault.body === undefined) {
+    answerError(ctx, res, new ApiError(ERRORS[fault.error].status, errorBody(fault.error), headers));
+    return true;
+  }
+  const status = fault.status ?? (fault.error ? ERRORS[fault.error].status : ERRORS.fault.status);
   if (typeof fault.body === 'string') {
     sendRaw(res, status, fault.body, { 'content-type': 'text/plain; charset=utf-8', ...headers });
   } else {
-    const { status: _status, ...errorBody } = ERRORS.fault;
-    sendJson(res, status, fault.body ?? errorBody, headers);
+    sendJson(res, status, fault.body ?? errorBody(fault.error ?? 'fault'), headers);
   }
   return true;
 }
@@ -61,7 +66,7 @@ function routeDev(ctx: EmulatorContext, req: IncomingMessage, res: ServerRespons
   const isDevPath = path === '/' || path === OUTBOX_PATH || path.startsWith(LINK_PREFIX);
   if (!isDevPath) throw apiError('notFound');
   if (req.method !== 'GET' && req.method !== 'HEAD')
-    throw apiError('methodNotAllowed', 'Use GET.', { allow: 'GET, HEAD' });
+    throw apiError('methodNotAllowed', 'Emulator: use GET.', { allow: 'GET, HEAD' });
   if (path === '/') return showInbox(ctx, req, res);
   if (path === OUTBOX_PATH) return showOutbox(ctx, req, res);
   return openLink(ctx, req, res, path.slice(LINK_PREFIX.length), query);
@@ -89,30 +94,43 @@ async function route(
   if (endpoint.host !== host) {
     throw apiError(
       'notFound',
-      `${endpoint.name} is served on the ${HOST_NAMES[endpoint.host]} host, not on the ${HOST_NAMES[host]} host.`,
+      `Emulator: ${endpoint.name} is served on the ${HOST_NAMES[endpoint.host]} host, not on the ${HOST_NAMES[host]} host.`,
     );
   }
   if (req.method !== endpoint.method) {
-    throw apiError('methodNotAllowed', `Use ${endpoint.method} for ${endpoint.path}.`, { allow: endpoint.method });
+    throw apiError('methodNotAllowed', `Emulator: use ${endpoint.method} for ${endpoint.path}.`, {
+      allow: endpoint.method,
+    });
   }
   if (ctx.baseDelayMs > 0) await ctx.waits.wait(ctx.baseDelayMs);
   await HANDLERS[endpoint.name](ctx, req, res, query);
 }
 
-function answerError(res: ServerResponse, error: unknown): void {
+/**
+ * Sends an error (anything but an ApiError is the service's bare 500). Quirks:
+ * `noErrorCodeOn401` drops errorCode from a 401 body; `errorWith200` sends the body with HTTP 200.
+ */
+function answerError(ctx: EmulatorContext, res: ServerResponse, error: unknown): void {
   // The client went away (aborted body, socket destroyed): nobody to answer.
   if (res.headersSent || res.destroyed) return;
-  if (error instanceof ApiError) {
-    sendJson(res, error.status, error.body, error.headers);
-    return;
+  const { status, body, headers } =
+    error instanceof ApiError ? error : { status: ERRORS.internal.status, body: errorBody('internal'), headers: {} };
+  let sent = body;
+  if (ctx.quirks.noErrorCodeOn401 && status === 401) {
+    const { errorCode: _code, ...rest } = body;
+    sent = rest;
   }
-  const { status, ...body } = ERRORS.internal;
-  sendJson(res, status, body);
+  sendJson(res, ctx.quirks.errorWith200 ? 200 : status, sent, headers);
 }
 
-/** The request listener of one host. */
-export function createRouter(ctx: EmulatorContext, host: ServiceHost): RequestListener {
+/** The request listener of one host: refuses a foreign Host header before anything else. */
+export function createRouter(ctx: EmulatorContext, host: ServiceHost, hosts: HostCheck): RequestListener {
   return (req, res) => {
-    route(ctx, host, req, res).catch((error: unknown) => answerError(res, error));
+    if (!hosts.allows(req.headers.host)) {
+      const { status, ...body } = ERRORS.misdirected;
+      sendJson(res, status, body, { connection: 'close' });
+      return;
+    }
+    route(ctx, host, req, res).catch((error: unknown) => answerError(ctx, res, error));
   };
 }

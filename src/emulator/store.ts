@@ -18,6 +18,8 @@ export interface Completion {
   readonly tokenExpiresAt: number;
   readonly device: DeviceInfo;
   readonly network: Network & { ipLocation: IpLocation };
+  /** Identity types answered with `verified: false` (emulator.nextLogin, issueToken). */
+  readonly unverified: ReadonlySet<IdentityType>;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface Login {
   readonly userId: string;
   readonly identities: readonly LoginIdentity[];
   readonly createdAt: number;
-  /** Absent on issueToken logins, which have no link. */
+  /** Absent on issueToken logins, which have no link (so present means "completed by verify-code"). */
   readonly link?: { readonly id: string; readonly redirectUri: string; readonly expiresAt: number };
   code?: string;
   codeUsed: boolean;

@@ -39,6 +39,11 @@ function identityBase(identity: LoginIdentity) {
   return { identityType: identity.type, identityValue: identity.value, channel: CHANNEL, methods: [identity.method] };
 }
 
+/** Whether the login reports this identity as verified (emulator.nextLogin / issueToken can say not). */
+function isVerified(login: Completed, identity: LoginIdentity): boolean {
+  return !login.completion.unverified.has(identity.type);
+}
+
 function basicDevice(device: DeviceInfo): BasicDeviceInfo {
   const {
     userAgent,
@@ -86,15 +91,16 @@ function fullNetwork({ network }: Completion) {
   return { ...network, ipLocation };
 }
 
-export function codeVerificationResult(login: Completed): CodeVerificationResult {
+/** verify-code's answer (spec 2.9, the current docs); `requestId` is the send's unless a quirk says otherwise. */
+export function codeVerificationResult(login: Completed, requestId: string = login.requestId): CodeVerificationResult {
   const { completion } = login;
-  const identities: CodeIdentity[] = login.identities.map((identity) => ({
-    ...identityBase(identity),
-    verified: true,
-    verifiedTimestamp: completion.completedAt,
-  }));
+  const identities: CodeIdentity[] = login.identities.map((identity) =>
+    isVerified(login, identity)
+      ? { ...identityBase(identity), verified: true, verifiedTimestamp: completion.completedAt }
+      : { ...identityBase(identity), verified: false },
+  );
   return {
-    requestId: login.requestId,
+    requestId,
     message: 'success',
     userDetails: {
       token: completion.token,
@@ -107,14 +113,45 @@ export function codeVerificationResult(login: Completed): CodeVerificationResult
   };
 }
 
+/**
+ * verify-code's older answer (service-facts.md, the `legacyVerifyShape` quirk): `timestamp`
+ * (ISO) instead of `completedAt`; identities with `verifiedAt` (ISO) and `name` instead of
+ * `verifiedTimestamp`; the full network (time zone and IP location).
+ */
+export function legacyCodeVerificationResult(
+  login: Completed,
+  requestId: string = login.requestId,
+): CodeVerificationResult {
+  const { completion } = login;
+  const timestamp = new Date(completion.completedAt).toISOString();
+  const name = displayName(login);
+  const identities: CodeIdentity[] = login.identities.map((identity) =>
+    isVerified(login, identity)
+      ? { ...identityBase(identity), name, verified: true, verifiedAt: timestamp }
+      : { ...identityBase(identity), name, verified: false },
+  );
+  return {
+    requestId,
+    message: 'success',
+    userDetails: {
+      token: completion.token,
+      status: 'SUCCESS',
+      timestamp,
+      identities,
+      network: fullNetwork(completion),
+      deviceInfo: basicDevice(completion.device),
+    },
+  };
+}
+
 export function tokenValidationResult(login: Completed): TokenValidationResult {
   const { completion } = login;
   const verifiedAt = new Date(completion.completedAt).toISOString();
-  const identities: TokenIdentity[] = login.identities.map((identity) => ({
-    ...identityBase(identity),
-    verified: true,
-    verifiedAt,
-  }));
+  const identities: TokenIdentity[] = login.identities.map((identity) =>
+    isVerified(login, identity)
+      ? { ...identityBase(identity), verified: true, verifiedAt }
+      : { ...identityBase(identity), verified: false },
+  );
   const result: TokenValidationResult = {
     token: completion.token,
     status: 'SUCCESS',
@@ -141,11 +178,12 @@ export function secureInfoResult(login: Completed): SecureInfoResult {
 export function sessionDetails(login: Completed): SessionDetails {
   const { completion } = login;
   const name = displayName(login);
-  const identities: SessionIdentity[] = login.identities.map((identity) => ({
-    ...identityBase(identity),
-    verifiedAt: completion.completedAt,
-    name,
-  }));
+  // Session details carry no `verified` (spec 2.3): an unverified identity has no verifiedAt.
+  const identities: SessionIdentity[] = login.identities.map((identity) =>
+    isVerified(login, identity)
+      ? { ...identityBase(identity), verifiedAt: completion.completedAt, name }
+      : { ...identityBase(identity), name },
+  );
   const { accuracyRadius: _radius, asn: _asn, ...ipLocation } = completion.network.ipLocation;
   return {
     sessionToken: login.sessionToken,
@@ -156,6 +194,10 @@ export function sessionDetails(login: Completed): SessionDetails {
     deviceInfo: sessionDevice(completion.device),
     network: { ...completion.network, ipLocation },
   };
+}
+
+function authState(login: Completed, identity: LoginIdentity): string {
+  return isVerified(login, identity) ? 'verified' : 'unverified';
 }
 
 /** The legacy userInfo answer (spec 2.2); members of an identity the login lacks are left out. */
@@ -170,7 +212,7 @@ export function userInfo(login: Completed): UserInfo {
     first_name: firstName,
     last_name: lastName,
     family_name: lastName,
-    email_verified: email !== undefined,
+    email_verified: email !== undefined && isVerified(login, email),
     auth_time: String(Math.floor(login.completion.completedAt / 1000)),
     authentication_details: {},
   };
@@ -178,7 +220,7 @@ export function userInfo(login: Completed): UserInfo {
     info.email = email.value;
     info.authentication_details = {
       ...info.authentication_details,
-      email: { email: email.value, mode: email.method, auth_state: 'verified' },
+      email: { email: email.value, mode: email.method, auth_state: authState(login, email) },
     };
   }
   if (mobile) {
@@ -192,7 +234,7 @@ export function userInfo(login: Completed): UserInfo {
         mode: mobile.method,
         phone_number: phone.national,
         country_code: phone.countryCode,
-        auth_state: 'verified',
+        auth_state: authState(login, mobile),
       },
     };
   }

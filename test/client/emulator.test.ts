@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_DEFAULT_CLIENT, RISK_SCENARIOS, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import {
+  EMULATOR_DEFAULT_CLIENT,
+  EMULATOR_WHATSAPP_NUMBER,
+  RISK_SCENARIOS,
+  startEmulator,
+  type Emulator,
+} from '../../src/emulator/index.js';
 import { ENDPOINTS } from '../../src/wire/endpoints.js';
 import { isOtplessError, OtplessClient } from '../../src/index.js';
 import { expectNoSecrets, needlesOf } from './helpers/secrets.js';
@@ -58,6 +64,7 @@ describe('every call, end to end against the emulator', () => {
   it('e-mail login: send, click, verify, then userInfo, validateToken, secureInfo, sessionDetails', async () => {
     const { sent, entry, verified, token } = await login({ email: 'Ada@Example.com' });
     expect(sent.requestIds).toEqual([{ type: 'EMAIL', value: entry.requestId }]);
+    expect(entry.channel).toBe('EMAIL');
     expect(verified.requestId).toBe(entry.requestId);
     expect(verified.userDetails.identities[0]).toMatchObject({
       identityType: 'EMAIL',
@@ -81,17 +88,21 @@ describe('every call, end to end against the emulator', () => {
     expect(typeof session.identities[0]?.verifiedAt).toBe('number');
   });
 
-  it('mobile and e-mail at once: one request entry per channel', async () => {
+  it('mobile and e-mail at once: one request entry per channel, one request id for both', async () => {
     const sent = await client.sendMagicLink({
       mobileNumber: '+91 98765-43210',
       email: 'grace@example.com',
       redirectUri: 'https://app.example/cb',
     });
     expect(sent.requestIds.map((r) => r.type).sort()).toEqual(['EMAIL', 'MOBILE']);
-    expect(sent.requestIds.find((r) => r.type === 'MOBILE')?.destinationUri).toEqual(expect.any(String));
+    expect(new Set(sent.requestIds.map((r) => r.value)).size).toBe(1);
+    expect(sent.requestIds.find((r) => r.type === 'MOBILE')?.destinationUri).toBe(
+      `https://wa.me/${EMULATOR_WHATSAPP_NUMBER}`,
+    );
     const mobile = emu.outbox().find((e) => e.type === 'MOBILE' && e.to === '919876543210');
     expect(mobile).toBeDefined();
-    const { userDetails } = await client.verifyCode(await click(mobile?.link ?? ''));
+    const { requestId, userDetails } = await client.verifyCode(await click(mobile?.link ?? ''));
+    expect(requestId).toBe(sent.requestIds[0]?.value);
     expect(userDetails.identities[0]).toMatchObject({ identityType: 'MOBILE', identityValue: '919876543210' });
     expect(await client.getUserInfo(userDetails.token)).toMatchObject({ phone_number: expect.any(String) });
   });
@@ -111,7 +122,13 @@ describe('codes and tokens: single use and expiry', () => {
   it('a code works once', async () => {
     const { code } = await login({ email: 'once@example.com' });
     const err = await errorOf(client.verifyCode(code), code);
-    expect(err).toMatchObject({ code: 'API_ERROR', status: 400, errorCode: '7118', endpoint: 'verifyCode' });
+    expect(err).toMatchObject({
+      code: 'API_ERROR',
+      status: 400,
+      errorCode: '7114',
+      serviceMessage: 'Invalid Request',
+      endpoint: 'verifyCode',
+    });
   });
 
   it('a code expires with its link', async () => {
@@ -122,14 +139,15 @@ describe('codes and tokens: single use and expiry', () => {
     expect(err).toMatchObject({ code: 'API_ERROR', status: 401, errorCode: '7301' });
   });
 
-  it('an expired token: API_ERROR on every token call (userInfo in its legacy form)', async () => {
+  it('an expired token: API_ERROR 401 7301 on every token call', async () => {
     const token = emu.issueToken({ email: 'old@example.com' });
     emu.advanceTime(24 * 60 * 60 * 1000);
     expect(await errorOf(client.getUserInfo(token), token)).toMatchObject({
       code: 'API_ERROR',
-      status: 400,
-      serviceMessage: 'token is expired',
-      errorCode: undefined,
+      status: 401,
+      serviceMessage: 'Expired',
+      description: 'Request error: Token is expired',
+      errorCode: '7301',
     });
     expect(await errorOf(client.validateToken(token), token)).toMatchObject({
       code: 'API_ERROR',
@@ -146,7 +164,7 @@ describe('codes and tokens: single use and expiry', () => {
   it('unknown code, token and session token', async () => {
     expect(await errorOf(client.verifyCode('no-such-code'), 'no-such-code')).toMatchObject({
       status: 400,
-      errorCode: '7118',
+      errorCode: '7114',
     });
     expect(await errorOf(client.validateToken('no-such-token'), 'no-such-token')).toMatchObject({
       status: 400,
@@ -191,7 +209,11 @@ describe('configuration mistakes', () => {
       userAuthUrl: emu.authUrl,
     });
     const token = emu.issueToken();
-    expect(await errorOf(swapped.verifyCode('c'))).toMatchObject({ code: 'API_ERROR', status: 404, errorCode: '7404' });
+    expect(await errorOf(swapped.verifyCode('c'))).toMatchObject({
+      code: 'API_ERROR',
+      status: 404,
+      errorCode: 'EMU-404',
+    });
     expect(await errorOf(swapped.validateToken(token), token)).toMatchObject({ code: 'API_ERROR', status: 404 });
     await swapped.close();
   });
@@ -201,9 +223,9 @@ describe('emulator faults map to the right error code', () => {
   it.each([
     [400, '7102'],
     [401, '7002'],
-    [429, '7429'],
+    [429, '7023'],
     [500, undefined],
-    [503, '7503'],
+    [503, undefined],
   ])('HTTP %i → API_ERROR with status and errorCode', async (status, errorCode) => {
     emu.fault({
       path: ENDPOINTS.verifyCode.path,
@@ -211,7 +233,22 @@ describe('emulator faults map to the right error code', () => {
       ...(errorCode ? { body: { message: 'Injected', errorCode, description: 'Injected fault.' } } : {}),
     });
     const err = await errorOf(client.verifyCode('code-x'), 'code-x');
-    expect(err).toMatchObject({ code: 'API_ERROR', status, errorCode: errorCode ?? '7999', endpoint: 'verifyCode' });
+    expect(err).toMatchObject({
+      code: 'API_ERROR',
+      status,
+      errorCode: errorCode ?? 'EMU-FAULT',
+      endpoint: 'verifyCode',
+    });
+  });
+
+  it.each([
+    ['ipRateLimited', 429, '7023', 'Rate Limit Exceeded'],
+    ['appNotAllowed', 403, '7026', 'Access blocked'],
+    ['invalidCredentials', 401, '7002', 'Access blocked'],
+  ] as const)('the service error %s → API_ERROR %i %s', async (error, status, errorCode, serviceMessage) => {
+    emu.fault({ path: ENDPOINTS.verifyCode.path, error });
+    const err = await errorOf(client.verifyCode('code-y'), 'code-y');
+    expect(err).toMatchObject({ code: 'API_ERROR', status, errorCode, serviceMessage, endpoint: 'verifyCode' });
   });
 
   it('a delay past the timeout → TIMEOUT within timeout + 1 s', async () => {

@@ -6,11 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 const running: ChildProcess[] = [];
 
 /** Starts the CLI in its own process group (npx does not forward signals; the group gets them). */
-function startCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn('npx', ['tsx', 'src/emulator/cli.ts', ...args], {
     cwd: new URL('../..', import.meta.url).pathname,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    env: { ...process.env, ...env },
   });
   running.push(child);
   let text = '';
@@ -74,6 +78,16 @@ describe('otpless-emulator CLI', () => {
     const inbox = await fetch(`${authUrl}/`);
     expect(inbox.status).toBe(200);
     expect(await inbox.text()).toContain('dev inbox');
+    // Unlike the library, the command prints each link by default.
+    const query = new URLSearchParams({
+      client_id: 'emulator-client-id',
+      client_secret: 'emulator-client-secret',
+      redirect_uri: 'http://app.test/cb',
+      email: 'printed@example.com',
+    });
+    expect((await fetch(`${authUrl}/auth/v1/authorize?${query}`)).status).toBe(200);
+    await waitFor(() => cli.output().includes('/__emulator/link/'), 5_000);
+    expect(cli.output()).toMatch(/EMAIL link to printed@example\.com/);
     const userAuth = await fetch(`${userAuthUrl}/auth/v1/validate/token`, { method: 'POST' });
     expect(userAuth.status).toBe(401);
 
@@ -112,8 +126,46 @@ describe('otpless-emulator CLI', () => {
     await cli.exited;
   });
 
+  it('takes --quirk NAME (repeatable), prints the quirks in force, and behaves accordingly', async () => {
+    const cli = startCli(['--port', '0', '--quirk', 'errorWith200', '--quirk', 'noErrorCodeOn401', '--quiet']);
+    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 15_000);
+    expect(cli.output()).toContain('quirks:         errorWith200, noErrorCodeOn401');
+    const authUrl = /auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1];
+    const response = await fetch(`${authUrl}/auth/v1/authorize?client_id=x&client_secret=y`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      message: 'Access blocked',
+      description: 'Authorization error: Invalid credentials',
+    });
+    signalGroup(cli.child, 'SIGTERM');
+    await cli.exited;
+  });
+
+  it('refuses to start under NODE_ENV=production unless --allow-in-production', async () => {
+    const refused = startCli(['--port', '0'], { NODE_ENV: 'production' });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/otpless-emulator: .*NODE_ENV=production.*--allow-in-production/s);
+
+    const allowed = startCli(['--port', '0', '--allow-in-production'], { NODE_ENV: 'production' });
+    await waitFor(
+      () => allowed.output().includes('Press Ctrl+C') || allowed.output().includes('otpless-emulator:'),
+      15_000,
+    );
+    expect(allowed.output()).toContain('Press Ctrl+C');
+    signalGroup(allowed.child, 'SIGTERM');
+    await allowed.exited;
+  });
+
   it('exits with code 2 and a message for bad arguments', async () => {
-    const cases = [['--port', 'nope'], ['--port', '70000'], ['--client-id', 'only-id'], ['--bogus'], ['extra']];
+    const cases = [
+      ['--port', 'nope'],
+      ['--port', '70000'],
+      ['--client-id', 'only-id'],
+      ['--bogus'],
+      ['extra'],
+      ['--quirk', 'noSuchQuirk'],
+      ['--allowed-host', ''],
+    ];
     const results = await Promise.all(
       cases.map(async (args) => {
         const cli = startCli(args);
@@ -131,5 +183,8 @@ describe('otpless-emulator CLI', () => {
     const cli = startCli(['--help']);
     expect(await cli.exited).toBe(0);
     expect(cli.output()).toContain('--user-auth-port');
+    expect(cli.output()).toContain('--quirk NAME');
+    expect(cli.output()).toContain('requestIdMismatch');
+    expect(cli.output()).toContain('--allow-in-production');
   });
 });

@@ -1,7 +1,18 @@
-// Credentials where spec section 5 puts them: query, form fields, headers; 401 with 7012/7002.
+// Credentials where spec section 5 puts them: query, form fields, headers; 401 with 7012/7002 and the label "Access blocked".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLIENT, expectErrorShape, logIn, postForm, postJson, sendLink } from './helpers.js';
+import {
+  CLIENT,
+  click,
+  codeOf,
+  expectErrorShape,
+  lastEntry,
+  logIn,
+  postForm,
+  postJson,
+  sendLink,
+  verify,
+} from './helpers.js';
 
 const OTHER = { clientId: 'other-client', clientSecret: 'other-secret' };
 let emulator: Emulator;
@@ -18,7 +29,11 @@ describe('query credentials (send magic link)', () => {
       const { status, body } = await sendLink(emulator, { email: 'a@example.com', ...params });
       expect(status).toBe(401);
       expectErrorShape(body, '7012');
-      expect(body.message).toBe('Authorization error: Empty credentials');
+      expect(body).toEqual({
+        message: 'Access blocked',
+        errorCode: '7012',
+        description: 'Authorization error: Empty credentials',
+      });
     }
   });
 
@@ -31,7 +46,11 @@ describe('query credentials (send magic link)', () => {
       const { status, body } = await sendLink(emulator, { email: 'a@example.com', ...params });
       expect(status).toBe(401);
       expectErrorShape(body, '7002');
-      expect(body.message).toBe('Authorization error: Invalid credentials');
+      expect(body).toEqual({
+        message: 'Access blocked',
+        errorCode: '7002',
+        description: 'Authorization error: Invalid credentials',
+      });
     }
   });
 
@@ -89,20 +108,20 @@ describe('header credentials', () => {
   });
 });
 
-describe('form credentials (legacy userInfo)', () => {
+describe('form credentials (userInfo)', () => {
   const url = () => `${emulator.authUrl}/auth/userInfo`;
 
-  it('answers 401 {"message":"Invalid secrets"} without errorCode for missing or wrong secrets', async () => {
-    const variants: Array<Record<string, string>> = [
-      { token },
-      { token, client_id: CLIENT.clientId },
-      { token, client_id: CLIENT.clientId, client_secret: 'wrong' },
-      { token, client_id: 'nobody', client_secret: CLIENT.clientSecret },
+  it('answers 401 7012 for missing and 7002 for wrong secrets, like every other endpoint', async () => {
+    const variants: Array<[Record<string, string>, string]> = [
+      [{ token }, '7012'],
+      [{ token, client_id: CLIENT.clientId }, '7012'],
+      [{ token, client_id: CLIENT.clientId, client_secret: 'wrong' }, '7002'],
+      [{ token, client_id: 'nobody', client_secret: CLIENT.clientSecret }, '7002'],
     ];
-    for (const fields of variants) {
+    for (const [fields, errorCode] of variants) {
       const { status, body } = await postForm(url(), fields);
       expect(status).toBe(401);
-      expect(body).toEqual({ message: 'Invalid secrets' });
+      expectErrorShape(body, errorCode);
     }
   });
 
@@ -122,7 +141,7 @@ describe('form credentials (legacy userInfo)', () => {
 });
 
 describe('client isolation', () => {
-  it("treats another client's token as unknown (7114) and its code as invalid (7118)", async () => {
+  it("treats another client's token and code as unknown (7114)", async () => {
     const other = { clientId: OTHER.clientId, clientSecret: OTHER.clientSecret };
     const validated = await postJson(`${emulator.userAuthUrl}/auth/v1/validate/token`, { token }, other);
     expect(validated.status).toBe(400);
@@ -132,6 +151,16 @@ describe('client isolation', () => {
       client_id: OTHER.clientId,
       client_secret: OTHER.clientSecret,
     });
-    expect(form).toMatchObject({ status: 400, body: { message: 'Invalid token' } });
+    expect(form.status).toBe(400);
+    expectErrorShape(form.body, '7114');
+  });
+
+  it("refuses another client's code with 7114 and leaves it usable by its own client", async () => {
+    await sendLink(emulator, { email: 'iso@example.com' });
+    const code = codeOf(await click(lastEntry(emulator).link));
+    const other = await verify(emulator, code, { clientId: OTHER.clientId, clientSecret: OTHER.clientSecret });
+    expect(other.status).toBe(400);
+    expectErrorShape(other.body, '7114');
+    expect((await verify(emulator, code)).status).toBe(200);
   });
 });

@@ -27,12 +27,20 @@ describe('answers', () => {
     expect((await validateToken(emulator, token)).status).toBe(200);
   });
 
-  it('defaults the body to an error body with errorCode 7999, and status to 500', async () => {
+  it('defaults the body to an emulator-only error body (EMU-FAULT), and status to 500', async () => {
     emulator.fault({ path: VALIDATE, status: 429, headers: { 'Retry-After': '7' } });
     const limited = await validateToken(emulator, token);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('7');
-    expectErrorShape(limited.body, '7999');
+    expectErrorShape(limited.body, 'EMU-FAULT');
+
+    emulator.fault({ path: VALIDATE });
+    emulator.fault({ path: VALIDATE, headers: { 'x-test': '1' } });
+    const plain = await validateToken(emulator, token);
+    expect(plain.status).toBe(200);
+    const only = await validateToken(emulator, token);
+    expect(only.status).toBe(500);
+    expectErrorShape(only.body, 'EMU-FAULT');
 
     emulator.fault({ path: VALIDATE, body: { odd: true } });
     const defaulted = await validateToken(emulator, token);
@@ -69,6 +77,38 @@ describe('answers', () => {
     const { status } = await sendLink(emulator, { email: 'a@example.com', client_secret: 'wrong' });
     expect(status).toBe(500);
     expect(emulator.outbox()).toEqual([]);
+  });
+
+  it.each([
+    ['authRateLimited', 429, '7020'],
+    ['rateLimited', 429, '7021'],
+    ['identityRateLimited', 429, '7022'],
+    ['ipRateLimited', 429, '7023'],
+    ['appRateLimited', 429, '7024'],
+    ['credentialsNotAllowed', 401, '7019'],
+    ['smsNotEnabledForCountry', 401, '7025'],
+    ['appNotAllowed', 403, '7026'],
+    ['invalidEmailChannel', 400, '7105'],
+    ['invalidRequestId', 400, '7119'],
+  ] as const)('answers the service error %s as %i %s', async (error, status, errorCode) => {
+    emulator.fault({ path: VALIDATE, error });
+    const faulted = await validateToken(emulator, token);
+    expect(faulted.status).toBe(status);
+    expectErrorShape(faulted.body, errorCode);
+    expect((await validateToken(emulator, token)).status).toBe(200);
+  });
+
+  it('lets status and body override parts of a service error, and applies the quirks to it', async () => {
+    emulator.fault({ path: VALIDATE, error: 'ipRateLimited', status: 503 });
+    const overridden = await validateToken(emulator, token);
+    expect(overridden.status).toBe(503);
+    expectErrorShape(overridden.body, '7023');
+
+    emulator.setQuirks({ errorWith200: true });
+    emulator.fault({ path: VALIDATE, error: 'expired' });
+    const quirky = await validateToken(emulator, token);
+    expect(quirky.status).toBe(200);
+    expectErrorShape(quirky.body, '7301');
   });
 
   it('applies to userInfo (form endpoint)', async () => {
@@ -148,6 +188,8 @@ describe('bad specs', () => {
     expect(() => emulator.fault({ path: VALIDATE, times: 1.5 })).toThrow(/times/);
     expect(() => emulator.fault({ path: VALIDATE, reset: true, status: 500 })).toThrow(/reset/);
     expect(() => emulator.fault({ path: VALIDATE, body: 42 as never })).toThrow(/body/);
+    expect(() => emulator.fault({ path: VALIDATE, error: 'notFound' as never })).toThrow(/error/);
+    expect(() => emulator.fault({ path: VALIDATE, error: 'expired', reset: true })).toThrow(/reset/);
   });
 });
 

@@ -49,6 +49,7 @@ export interface SendParams {
   email?: string;
   redirect_uri?: string;
   expiry?: string;
+  channel?: string;
   client_id?: string;
   client_secret?: string;
 }
@@ -124,22 +125,38 @@ export function sessionDetails(emulator: Emulator, sessionToken: string, headers
   return postJson(`${emulator.userAuthUrl}/v1/sessions/get-session-details`, { sessionToken }, headers);
 }
 
-export function userInfo(emulator: Emulator, token: string, client = CLIENT) {
+export function userInfo(emulator: Emulator, token: string | undefined, client = CLIENT) {
   return postForm(`${emulator.authUrl}/auth/userInfo`, {
-    token,
+    ...(token === undefined ? {} : { token }),
     client_id: client.clientId,
     client_secret: client.clientSecret,
   });
 }
 
-/** The service's error body: message, errorCode (digits) and description, all strings. */
+/** The short label a real error body puts in `message` (service-facts.md), by code. */
+function serviceLabel(errorCode: string): string {
+  if (errorCode === '7301') return 'Expired';
+  if (/^702[0-4]$/.test(errorCode)) return 'Rate Limit Exceeded';
+  if (/^70\d\d$/.test(errorCode)) return 'Access blocked';
+  return 'Invalid Request';
+}
+
+/**
+ * The service's error body: `message`, `errorCode` and `description`, all non-empty strings. A
+ * service code (7xxx) has the service's short label in `message` and the detail in
+ * `description`; an emulator-only code is `EMU-` plus a status or `FAULT`.
+ */
 export function expectErrorShape(body: unknown, errorCode: string): void {
   const error = body as Record<string, unknown>;
   if (typeof error?.message !== 'string' || error.message === '')
     throw new Error(`no message in ${JSON.stringify(body)}`);
-  if (typeof error.description !== 'string') throw new Error(`no description in ${JSON.stringify(body)}`);
+  if (typeof error.description !== 'string' || error.description === '')
+    throw new Error(`no description in ${JSON.stringify(body)}`);
   if (error.errorCode !== errorCode) throw new Error(`errorCode ${String(error.errorCode)}, expected ${errorCode}`);
-  if (!/^\d+$/.test(errorCode)) throw new Error('errorCode must be digits');
+  if (/^EMU-[A-Z0-9]+$/.test(errorCode)) return;
+  if (!/^7\d{3}$/.test(errorCode)) throw new Error(`errorCode ${errorCode} is neither the service's nor EMU-*`);
+  if (error.message !== serviceLabel(errorCode))
+    throw new Error(`message "${error.message}", expected the label "${serviceLabel(errorCode)}"`);
 }
 
 export const MINUTE = 60 * 1000;

@@ -40,6 +40,18 @@ describe('HTML inbox', () => {
     expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1|app\.test)/);
   });
 
+  it('shows the channel of each link: WHATSAPP, SMS or EMAIL', async () => {
+    await sendLink(emulator, { mobile_number: '919876543210', channel: 'SMS' });
+    let { html } = await inbox();
+    expect(html).toContain('<span class="badge">SMS</span>');
+    expect(html).toContain('<dt>Channel</dt><dd>SMS</dd>');
+    expect(html).not.toContain('WhatsApp');
+    await sendLink(emulator, { mobile_number: '919876543211', email: 'both@example.com' });
+    ({ html } = await inbox());
+    expect(html).toContain('<dt>Channel</dt><dd>WHATSAPP</dd>');
+    expect(html).toContain('<dt>Channel</dt><dd>EMAIL</dd>');
+  });
+
   it('escapes what the sender controls', async () => {
     await sendLink(emulator, {
       email: 'x@example.com',
@@ -78,8 +90,12 @@ describe('JSON outbox', () => {
     const response = await fetch(`${emulator.authUrl}/__emulator/outbox`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = (await response.json()) as { entries: Array<{ to: string }> };
+    const body = (await response.json()) as { entries: Array<{ to: string; channel: string }> };
     expect(body).toEqual({ entries: emulator.outbox() });
-    expect(body.entries.map((entry) => entry.to)).toEqual(['919876543210', 'a@example.com', 'b@example.com']);
+    expect(body.entries.map((entry) => [entry.to, entry.channel])).toEqual([
+      ['919876543210', 'WHATSAPP'],
+      ['a@example.com', 'EMAIL'],
+      ['b@example.com', 'EMAIL'],
+    ]);
   });
 });

@@ -77,7 +77,7 @@ describe('expiry', () => {
     expect(await response.text()).toMatch(/expired/i);
   });
 
-  it('expires the code with the link: 401 7301', async () => {
+  it('expires the code with the link: 401 7301 with the label "Expired"', async () => {
     const entry = await linkFor('http://app.test/cb', '60');
     const code = codeOf(await click(entry.link));
     emulator.advanceTime(59_000);
@@ -85,6 +85,7 @@ describe('expiry', () => {
     const { status, body } = await verify(emulator, code);
     expect(status).toBe(401);
     expectErrorShape(body, '7301');
+    expect(body.message).toBe('Expired');
   });
 
   it('accepts the code just before the link expires', async () => {
@@ -96,12 +97,12 @@ describe('expiry', () => {
 });
 
 describe('verify code', () => {
-  it('is single use: a second verify answers 400 7118', async () => {
+  it('is single use: a second verify answers 400 7114', async () => {
     const code = codeOf(await click((await linkFor()).link));
     expect((await verify(emulator, code)).status).toBe(200);
     const again = await verify(emulator, code);
     expect(again.status).toBe(400);
-    expectErrorShape(again.body, '7118');
+    expectErrorShape(again.body, '7114');
   });
 
   it('still redirects after use, with the same (now used) code', async () => {
@@ -113,20 +114,29 @@ describe('verify code', () => {
     expect((await verify(emulator, codeOf(later))).status).toBe(400);
   });
 
-  it('rejects unknown, empty, missing and non-string codes with 400 7118', async () => {
-    for (const body of [{ code: 'made-up-code' }, { code: '' }, {}, { code: 12345 }]) {
+  it('rejects an unknown code with 400 7114', async () => {
+    const response = await verify(emulator, 'made-up-code');
+    expect(response.status).toBe(400);
+    expectErrorShape(response.body, '7114');
+  });
+
+  it('rejects empty, missing and non-string codes with 400 7101 (invalid parameters)', async () => {
+    for (const body of [{ code: '' }, {}, { code: 12345 }, { code: null }]) {
       const response = await verify(emulator, body.code as string);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expectErrorShape(response.body, '7118');
+      expectErrorShape(response.body, '7101');
     }
   });
 
-  it("answers requestId equal to the channel's request entry value", async () => {
-    const { body } = await sendLink(emulator, { mobile_number: '919876543210', email: 'a@example.com' });
-    const mobile = lastEntry(emulator, 'MOBILE');
-    const verified = await verify(emulator, codeOf(await click(mobile.link)));
-    expect(verified.body.requestId).toBe(body.requestIds[0].value);
-    expect(verified.body.requestId).toBe(mobile.requestId);
+  it("answers requestId equal to the send's one request id, whichever channel's link was clicked", async () => {
+    for (const type of ['MOBILE', 'EMAIL'] as const) {
+      const { body } = await sendLink(emulator, { mobile_number: '919876543210', email: 'a@example.com' });
+      const entry = lastEntry(emulator, type);
+      const verified = await verify(emulator, codeOf(await click(entry.link)));
+      expect(verified.body.requestId).toBe(body.requestIds[0].value);
+      expect(verified.body.requestId).toBe(body.requestIds[1].value);
+      expect(verified.body.requestId).toBe(entry.requestId);
+    }
   });
 
   it('gives every verification a new token', async () => {
@@ -170,7 +180,7 @@ describe('captured browser and scenario', () => {
     for (const guess of [linkId, entry.requestId, entry.sessionToken]) {
       const response = await verify(emulator, guess);
       expect(response.status).toBe(400);
-      expectErrorShape(response.body, '7118');
+      expectErrorShape(response.body, '7114');
     }
     // The same link still works once clicked.
     expect((await verify(emulator, codeOf(await click(entry.link)))).status).toBe(200);

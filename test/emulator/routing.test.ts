@@ -25,7 +25,7 @@ describe('hosts', () => {
       });
       expect(response.status).toBe(404);
       const body = (await response.json()) as { description: string };
-      expectErrorShape(body, '7404');
+      expectErrorShape(body, 'EMU-404');
       expect(body.description).toContain(endpoint.name);
     });
 
@@ -52,7 +52,7 @@ describe('hosts', () => {
       const response = await fetch(`${base}/auth/v2/nothing`);
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expectErrorShape(await response.json(), '7404');
+      expectErrorShape(await response.json(), 'EMU-404');
     }
   });
 
@@ -67,7 +67,7 @@ describe('methods', () => {
     const get = await fetch(`${emulator.authUrl}${ENDPOINTS.verifyCode.path}`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    expectErrorShape(await get.json(), '7405');
+    expectErrorShape(await get.json(), 'EMU-405');
 
     const post = await fetch(`${emulator.authUrl}${ENDPOINTS.sendMagicLink.path}`, { method: 'POST' });
     expect(post.status).toBe(405);
@@ -89,7 +89,7 @@ describe('request bodies', () => {
       body: '{"token":"x"}',
     });
     expect(response.status).toBe(415);
-    expectErrorShape(await response.json(), '7415');
+    expectErrorShape(await response.json(), 'EMU-415');
   });
 
   it('accepts a charset parameter on application/json', async () => {
@@ -106,14 +106,14 @@ describe('request bodies', () => {
     for (const text of ['{"token":', '[1,2]', '"token"', 'null']) {
       const response = await postJson(url(), text);
       expect(response.status, text).toBe(400);
-      expectErrorShape(response.body, '7400');
+      expectErrorShape(response.body, 'EMU-400');
     }
   });
 
   it('answers 413 for a body over 64 KiB and keeps serving', async () => {
     const response = await postJson(url(), { token: 'x'.repeat(70 * 1024) });
     expect(response.status).toBe(413);
-    expectErrorShape(response.body, '7413');
+    expectErrorShape(response.body, 'EMU-413');
     const next = await postJson(url(), { token: 'small' });
     expect(next.status).toBe(400);
   });
@@ -140,7 +140,7 @@ describe('request bodies', () => {
   it('answers 415 when userInfo gets JSON instead of a form', async () => {
     const response = await postJson(`${emulator.authUrl}${ENDPOINTS.userInfo.path}`, { token: 'x' });
     expect(response.status).toBe(415);
-    expectErrorShape(response.body, '7415');
+    expectErrorShape(response.body, 'EMU-415');
   });
 });
 

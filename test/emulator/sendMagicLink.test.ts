@@ -1,7 +1,7 @@
-// Send magic link: validation like the service, one outbox entry per channel, link log lines.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLIENT, expectErrorShape, REDIRECT_URI, sendLink } from './helpers.js';
+// Send magic link: validation like the service, one request id per send, channel, outbox entries, link log lines.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EMULATOR_WHATSAPP_NUMBER, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { CLIENT, click, codeOf, expectErrorShape, lastEntry, REDIRECT_URI, sendLink, verify } from './helpers.js';
 
 let emulator: Emulator;
 const logged: string[] = [];
@@ -20,27 +20,34 @@ describe('validation', () => {
     ['relative redirect_uri', { email: 'a@example.com', redirect_uri: '/callback' }, '7108'],
     ['non-http redirect_uri', { email: 'a@example.com', redirect_uri: 'javascript:alert(1)' }, '7108'],
     ['ftp redirect_uri', { email: 'a@example.com', redirect_uri: 'ftp://example.com/cb' }, '7108'],
-    ['no mobile_number and no email', {}, '7104'],
+    ['no mobile_number and no email', {}, '7106'],
+    ['empty mobile_number and email', { mobile_number: '', email: '  ' }, '7106'],
     ['mobile_number with plus', { mobile_number: '+919876543210' }, '7102'],
     ['mobile_number too short', { mobile_number: '9198765' }, '7102'],
     ['mobile_number too long', { mobile_number: '9198765432101234' }, '7102'],
     ['mobile_number with letters', { mobile_number: '91987654321a' }, '7102'],
     ['mobile_number with leading zero', { mobile_number: '0919876543' }, '7102'],
-    ['email without @', { email: 'jane.example.com' }, '7103'],
-    ['email without domain dot', { email: 'jane@localhost' }, '7103'],
-    ['email with spaces', { email: 'ja ne@example.com' }, '7103'],
+    ['email without @', { email: 'jane.example.com' }, '7104'],
+    ['email without domain dot', { email: 'jane@localhost' }, '7104'],
+    ['email with spaces', { email: 'ja ne@example.com' }, '7104'],
     ['valid email, bad mobile', { email: 'a@example.com', mobile_number: '12' }, '7102'],
-    ['expiry too small', { email: 'a@example.com', expiry: '29' }, '7105'],
-    ['expiry too large', { email: 'a@example.com', expiry: '2592001' }, '7105'],
-    ['expiry not an integer', { email: 'a@example.com', expiry: '60.5' }, '7105'],
-    ['expiry negative', { email: 'a@example.com', expiry: '-60' }, '7105'],
-    ['expiry not a number', { email: 'a@example.com', expiry: 'soon' }, '7105'],
+    ['expiry too small', { email: 'a@example.com', expiry: '29' }, '7113'],
+    ['expiry too large', { email: 'a@example.com', expiry: '2592001' }, '7113'],
+    ['expiry not an integer', { email: 'a@example.com', expiry: '60.5' }, '7113'],
+    ['expiry negative', { email: 'a@example.com', expiry: '-60' }, '7113'],
+    ['expiry not a number', { email: 'a@example.com', expiry: 'soon' }, '7113'],
+    ['channel VIBER', { mobile_number: '919876543210', channel: 'VIBER' }, '7103'],
+    ['channel EMAIL', { mobile_number: '919876543210', channel: 'EMAIL' }, '7103'],
+    ['channel in lower case', { mobile_number: '919876543210', channel: 'sms' }, '7103'],
+    ['channel unknown, e-mail only', { email: 'a@example.com', channel: 'PIGEON' }, '7103'],
   ];
   for (const [name, params, errorCode] of cases) {
     it(`answers 400 ${errorCode} for ${name}, and delivers nothing`, async () => {
       const { status, body } = await sendLink(emulator, params);
       expect(status).toBe(400);
       expectErrorShape(body, errorCode);
+      expect(body.message).toBe('Invalid Request');
+      expect(body.description).toMatch(/^Request error: /);
       expect(emulator.outbox()).toEqual([]);
     });
   }
@@ -63,6 +70,73 @@ describe('validation', () => {
   });
 });
 
+describe('request ids', () => {
+  it('answers ONE request id shared by the MOBILE and EMAIL entries, destinationUri the service number', async () => {
+    const { status, body } = await sendLink(emulator, { mobile_number: '919876543210', email: 'a@example.com' });
+    expect(status).toBe(200);
+    const [mobile, email] = body.requestIds;
+    expect(mobile).toEqual({
+      type: 'MOBILE',
+      value: expect.any(String),
+      destinationUri: `https://wa.me/${EMULATOR_WHATSAPP_NUMBER}`,
+    });
+    expect(email).toEqual({ type: 'EMAIL', value: mobile.value });
+    // The service's number, never the user's.
+    expect(mobile.destinationUri).not.toContain('9876543210');
+    expect(emulator.outbox().map((entry) => entry.requestId)).toEqual([mobile.value, mobile.value]);
+  });
+
+  it('gives each channel its own request id with the separateRequestIds quirk', async () => {
+    emulator.setQuirks({ separateRequestIds: true });
+    const { body } = await sendLink(emulator, { mobile_number: '919876543210', email: 'a@example.com' });
+    const [mobile, email] = body.requestIds;
+    expect(mobile.value).not.toBe(email.value);
+    expect(emulator.outbox().map((entry) => entry.requestId)).toEqual([mobile.value, email.value]);
+  });
+});
+
+describe('channel', () => {
+  it('defaults to WHATSAPP when absent or empty', async () => {
+    for (const params of [{}, { channel: '' }]) {
+      emulator.reset();
+      const { status, body } = await sendLink(emulator, { mobile_number: '919876543210', ...params });
+      expect(status).toBe(200);
+      expect(body.requestIds[0].destinationUri).toBe(`https://wa.me/${EMULATOR_WHATSAPP_NUMBER}`);
+      expect(emulator.outbox()[0]?.channel).toBe('WHATSAPP');
+    }
+  });
+
+  it('sends by SMS when asked: no destinationUri, SMS in the outbox, the log and the identity methods', async () => {
+    const { status, body } = await sendLink(emulator, {
+      mobile_number: '919876543210',
+      email: 'a@example.com',
+      channel: 'SMS',
+    });
+    expect(status).toBe(200);
+    expect(body.requestIds[0]).toEqual({ type: 'MOBILE', value: expect.any(String) });
+    expect(body.requestIds[1]).toEqual({ type: 'EMAIL', value: body.requestIds[0].value });
+    expect(emulator.outbox().map((entry) => [entry.type, entry.channel])).toEqual([
+      ['MOBILE', 'SMS'],
+      ['EMAIL', 'EMAIL'],
+    ]);
+    expect(logged[0]).toMatch(/^\[otpless-emulator\] SMS link to 919876543210/);
+    const mobile = lastEntry(emulator, 'MOBILE');
+    const verified = await verify(emulator, codeOf(await click(mobile.link)));
+    expect(verified.body.userDetails.identities[0].methods).toEqual(['SMS']);
+  });
+
+  it('records WHATSAPP in the identity methods by default, and EMAIL for e-mail', async () => {
+    await sendLink(emulator, { mobile_number: '919876543210', email: 'a@example.com', channel: 'WHATSAPP' });
+    for (const [type, method] of [
+      ['MOBILE', 'WHATSAPP'],
+      ['EMAIL', 'EMAIL'],
+    ] as const) {
+      const verified = await verify(emulator, codeOf(await click(lastEntry(emulator, type).link)));
+      expect(verified.body.userDetails.identities[0].methods).toEqual([method]);
+    }
+  });
+});
+
 describe('outbox', () => {
   it('records one entry per channel, whose requestId is the request entry value', async () => {
     const redirectUri = 'https://app.test/cb?state=1';
@@ -77,12 +151,14 @@ describe('outbox', () => {
     const [mobile, email] = outbox;
     expect(mobile).toMatchObject({
       type: 'MOBILE',
+      channel: 'WHATSAPP',
       to: '919876543210',
       redirectUri,
       requestId: body.requestIds[0].value,
     });
     expect(email).toMatchObject({
       type: 'EMAIL',
+      channel: 'EMAIL',
       to: 'jane@example.com',
       redirectUri,
       requestId: body.requestIds[1].value,
@@ -129,7 +205,7 @@ describe('log', () => {
     expect(logged.join('\n')).not.toContain(CLIENT.clientSecret);
   });
 
-  it('is silent when quiet', async () => {
+  it('is silent when quiet, even with a log', async () => {
     const lines: string[] = [];
     const quiet = await startEmulator({ quiet: true, log: (line) => lines.push(line) });
     try {
@@ -138,6 +214,23 @@ describe('log', () => {
       expect(lines).toEqual([]);
     } finally {
       await quiet.close();
+    }
+  });
+
+  it('is quiet by default: nothing on the console unless log is given or quiet is false', async () => {
+    const printed: unknown[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args));
+    const silent = await startEmulator();
+    const loud = await startEmulator({ quiet: false });
+    try {
+      expect((await sendLink(silent, { email: 'silent@example.com' })).status).toBe(200);
+      expect(printed).toEqual([]);
+      expect((await sendLink(loud, { email: 'loud@example.com' })).status).toBe(200);
+      expect(JSON.stringify(printed)).toContain('loud@example.com');
+      expect(JSON.stringify(printed)).not.toContain('silent@example.com');
+    } finally {
+      spy.mockRestore();
+      await Promise.all([silent.close(), loud.close()]);
     }
   });
 });

@@ -62,35 +62,36 @@ describe('one token, three endpoints, one user', () => {
 });
 
 describe('token errors', () => {
-  it('answers 400 7114 for unknown, empty and missing tokens on validate-token and secure-info', async () => {
-    for (const call of [validateToken, secureInfo]) {
-      for (const token of ['not-a-token', '', undefined]) {
+  it('answers 400 7114 for an unknown token on validate-token, secure-info and userInfo', async () => {
+    for (const call of [validateToken, secureInfo, userInfo]) {
+      const { status, body } = await call(emulator, 'not-a-token');
+      expect(status).toBe(400);
+      expectErrorShape(body, '7114');
+      expect(body.description).toBe('Request error: Invalid token');
+    }
+  });
+
+  it('answers 400 7101 (invalid parameters) for an empty or missing token', async () => {
+    for (const call of [validateToken, secureInfo, userInfo]) {
+      for (const token of ['', undefined]) {
         const { status, body } = await call(emulator, token as string);
         expect(status).toBe(400);
-        expectErrorShape(body, '7114');
+        expectErrorShape(body, '7101');
       }
     }
   });
 
-  it('expires tokens after 15 minutes: 401 7301, and the legacy userInfo body', async () => {
+  it('expires tokens after 15 minutes: 401 7301 "Expired" on every token endpoint, userInfo included', async () => {
     const { token } = await logIn(emulator);
     emulator.advanceTime(15 * MINUTE - 1000);
     expect((await validateToken(emulator, token)).status).toBe(200);
     emulator.advanceTime(1000);
-    for (const call of [validateToken, secureInfo]) {
+    for (const call of [validateToken, secureInfo, userInfo]) {
       const { status, body } = await call(emulator, token);
       expect(status).toBe(401);
       expectErrorShape(body, '7301');
+      expect(body).toEqual({ message: 'Expired', errorCode: '7301', description: 'Request error: Token is expired' });
     }
-    const legacy = await userInfo(emulator, token);
-    expect(legacy).toMatchObject({ status: 400, body: { message: 'token is expired' } });
-    expect(legacy.body).not.toHaveProperty('errorCode');
-  });
-
-  it('answers userInfo for an unknown token with a message-only 400', async () => {
-    const { status, body } = await userInfo(emulator, 'nope');
-    expect(status).toBe(400);
-    expect(body).toEqual({ message: 'Invalid token' });
   });
 
   it('honours tokenTtlMs', async () => {
@@ -113,6 +114,7 @@ describe('session token', () => {
     expect(pending.status).toBe(400);
     expectErrorShape(pending.body, '7114');
     expect(pending.body.description).toMatch(/not completed/);
+    expect(pending.body.description).toMatch(/^Request error: /);
 
     const code = codeOf(await click(entry.link));
     expect((await sessionDetails(emulator, entry.sessionToken)).status).toBe(400);

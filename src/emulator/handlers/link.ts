@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorContext } from '../context.js';
-import { DEFAULT_USER_AGENT } from '../device.js';
+import { DEFAULT_USER_AGENT, MAX_USER_AGENT_LENGTH } from '../device.js';
 import { sendHtml } from '../http.js';
 import { randomId } from '../ids.js';
 import { messagePage } from '../inbox.js';
 import { normalizeIp } from '../location.js';
-import { withCode } from '../redirect.js';
+import { withCode, withCodeOnly } from '../redirect.js';
 import { isRiskScenario, RISK_SCENARIOS } from '../scenarios.js';
 
 function languageOf(req: IncomingMessage): string {
@@ -50,14 +50,16 @@ export function openLink(
   if (!login.completion) {
     login.scenario = risk;
     login.seen = {
-      userAgent: req.headers['user-agent'] || DEFAULT_USER_AGENT,
+      // Capped: no real browser sends more, and the login keeps it.
+      userAgent: (req.headers['user-agent'] || DEFAULT_USER_AGENT).slice(0, MAX_USER_AGENT_LENGTH),
       ip: normalizeIp(req.socket.remoteAddress),
       language: languageOf(req),
     };
   }
   const code = ctx.store.assignCode(login, randomId(18));
+  const redirect = ctx.quirks.stripRedirectQuery ? withCodeOnly : withCode;
   res.writeHead(302, {
-    location: withCode(login.link.redirectUri, code),
+    location: redirect(login.link.redirectUri, code),
     'cache-control': 'no-store',
     // The redirect target must not learn the link through Referer.
     'referrer-policy': 'no-referrer',

@@ -1,5 +1,5 @@
 import { apiError } from '../errors.js';
-import { headerValue, readJsonObject, sendJson, stringField } from '../http.js';
+import { headerValue, readJsonObject, sendJson, requiredString } from '../http.js';
 import { lookupToken, type CompletedLogin } from '../logins.js';
 import { secureInfoResult, tokenValidationResult } from '../views.js';
 import type { Handler } from './types.js';
@@ -9,7 +9,7 @@ function tokenEndpoint(view: (login: CompletedLogin) => unknown): Handler {
   return async (ctx, req, res) => {
     const clientId = ctx.clients.require(headerValue(req, 'clientid'), headerValue(req, 'clientsecret'));
     const body = await readJsonObject(req);
-    const found = lookupToken(ctx, clientId, stringField(body, 'token'));
+    const found = lookupToken(ctx, clientId, requiredString(body, 'token'));
     if ('problem' in found) throw apiError(found.problem === 'expired' ? 'expired' : 'invalidToken');
     sendJson(res, 200, view(found.login));
   };
