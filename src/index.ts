@@ -6,6 +6,8 @@ export * from './errors.js';
 export * from './client/index.js';
 export * from './risk/index.js';
 export * from './session/index.js';
+export * from './stores/index.js';
+export * from './flow/index.js';
 export * from './web/index.js';
 export * from './strategy/index.js';
 export * from './guards/index.js';

@@ -6,8 +6,8 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { Browser } from './helpers/browser.js';
 import { ensureBuilt } from './helpers/ensureBuild.js';
 import { linkTo, openLink } from './helpers/inbox.js';
-import { hasRedisServer, REDIS_SERVER, startRedisServer } from './helpers/redisServer.js';
-import type { RedisServer } from './helpers/redisServer.js';
+import { hasRedisServer, REDIS_SERVER, startRedisServer } from '../helpers/redisServer.js';
+import type { RedisServer } from '../helpers/redisServer.js';
 
 const CLIENT = { clientId: 'redis-example-client', clientSecret: 'redis-example-secret-value' };
 

@@ -87,6 +87,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const authenticate = passport.authenticate(strategy.name, { successRedirect: '/me', ...options.authenticate });
   app.get('/auth/callback', authenticate);
   app.post('/auth/callback', express.urlencoded({ extended: false }), express.json(), authenticate);
+  app.get('/auth/status', strategy.status());
   app.get('/me', (req, res) => {
     if (!req.user) return res.status(401).json({ error: 'not logged in' });
     res.json({ user: req.user, record: readLoginRecord(req as never) ?? null, sessionID: req.sessionID ?? null });
