@@ -141,11 +141,25 @@ export function createApp(options) {
     }),
   );
 
-  app.get('/check-inbox', (req, res) => {
-    res.send(checkInboxPage({ sentTo: req.session.sentTo, demo }));
+  // The waiting page: shows the number to type on the phone, and goes on once it is approved.
+  app.get('/auth/status', strategy.status());
+  app.get('/waiting.js', (_req, res) => res.type('text/javascript').send(WAITING_SCRIPT));
+  app.get('/check-inbox', async (req, res, next) => {
+    try {
+      const flow = await strategy.flowStatus(req);
+      if (flow.status === 'approved') return res.redirect(303, '/auth/callback');
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'`);
+      res.send(checkInboxPage({ sentTo: req.session.sentTo, demo, flow }));
+    } catch (err) {
+      next(err);
+    }
   });
 
-  app.get('/auth/callback', (req, res, next) => {
+  // GET: the link lands here (or the waiting page comes back once the phone approved).
+  // POST: the approval form on the phone posts back to the same URL.
+  app.all(['/auth/callback'], (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return next();
     // A custom callback, so a refused link gets a page with its reason and status.
     passport.authenticate(strategy.name, (err, user, info, status) => {
       if (err) return next(err);
@@ -255,12 +269,30 @@ function requireLogin(req, res, next) {
   next();
 }
 
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+// The waiting page's only script (served from this site, so the CSP allows it): asks
+// /auth/status every second and goes to the callback once the phone approved.
+const WAITING_SCRIPT = `(() => {
+  const box = document.querySelector('[data-status-url]');
+  if (!box) return;
+  const tick = async () => {
+    try {
+      const res = await fetch(box.dataset.statusUrl, { headers: { accept: 'application/json' } });
+      const { status } = await res.json();
+      if (status === 'approved') return location.assign(box.dataset.doneUrl);
+      if (status !== 'pending') return location.reload();
+    } catch {}
+    setTimeout(tick, 1000);
+  };
+  setTimeout(tick, 1000);
+})();
+`;
+
 function securityHeaders(_req, res, next) {
   // Pages have one inline stylesheet and no script; forms post to this site only.
-  res.setHeader(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  );
+  res.setHeader('Content-Security-Policy', CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'same-origin');

@@ -84,16 +84,19 @@ th,td{text-align:left;padding:10px 0;border-top:1px solid var(--line)}th{color:v
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 footer{color:var(--muted);font-size:13px;text-align:center;padding:0 24px 28px}
 code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f4;border-radius:4px;padding:1px 5px}
+.match{margin:18px 0;padding:16px;border:1px solid var(--line);border-radius:var(--radius);text-align:center}
+.match .number{font-size:44px;font-weight:700;letter-spacing:.12em;margin:4px 0;font-variant-numeric:tabular-nums}
 `;
 
 /** The page shell: top bar (with the user and a sign-out button when logged in), main, footer. */
-export function layout({ title, user, body, narrow = false }) {
+export function layout({ title, user, body, narrow = false, head = '' }) {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · ${BRAND}</title>
+        ${head}
         <style>
           ${raw(STYLE)}
         </style>
@@ -163,17 +166,45 @@ export function signInPage({ value = '', error, fieldError, demo }) {
 }
 
 /** After sending: where the link went, and (in demo mode) the way to the dev inbox. */
-export function checkInboxPage({ sentTo, demo }) {
+export function checkInboxPage({ sentTo, demo, flow }) {
+  const waiting = flow?.status === 'pending' && flow.match;
+  const over = flow && (flow.status === 'denied' || flow.status === 'expired');
+  // Without JavaScript the page reloads itself every 3 s (the server sends an approved flow on to
+  // the callback); with it, /waiting.js asks /auth/status every second and goes on at once.
+  const head = waiting
+    ? html`<meta http-equiv="refresh" content="3" />
+        <script src="/waiting.js" defer></script>`
+    : '';
   return layout({
     title: 'Check your inbox',
     narrow: true,
+    head,
     body: html`<div class="card">
       ${icon('mail', 'mail')}
-      <h1>Check your inbox</h1>
-      <p>
-        We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}. Open it in this browser to finish
-        signing in. The link works once and expires in a few minutes.
-      </p>
+      <h1>${over ? 'This sign-in was not completed' : 'Check your inbox'}</h1>
+      ${
+        over
+          ? html`<p>
+              ${
+                flow.status === 'denied'
+                  ? 'The sign-in was cancelled on the other device. If that was not you, nothing was changed.'
+                  : 'The link has expired.'
+              }
+              <a href="/">Ask for a new link</a>.
+            </p>`
+          : html`<p>
+              We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}. Open it in this browser, or
+              on your phone. The link works once and expires in a few minutes.
+            </p>`
+      }
+      ${
+        waiting &&
+        html`<div class="match" data-status-url="/auth/status" data-done-url="/auth/callback">
+          <p>Opening it on another device? Type this number there:</p>
+          <p class="number" aria-label="Number to type on your phone">${flow.match}</p>
+          <p class="note">This page signs you in by itself once you approve.</p>
+        </div>`
+      }
       ${
         demo &&
         html`<div class="demo">

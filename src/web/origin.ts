@@ -12,7 +12,9 @@ export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean
 
   const origin = header(req, 'origin');
   if (origin === undefined) return fetchSite === 'same-origin';
-  if (origin === 'null') return false;
+  // A page sent with `Referrer-Policy: no-referrer` makes the browser send `Origin: null` on its
+  // own forms; `Sec-Fetch-Site` (which no page can set) then tells whether it was this site.
+  if (origin === 'null') return fetchSite === 'same-origin';
   try {
     const from = new URL(origin);
     return from.origin === new URL(callbackURL).origin || from.host === header(req, 'host');

@@ -42,6 +42,9 @@ export function sendPage(res: ServerResponse, page: Page): void {
   );
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Robots-Tag', 'noindex');
+  // Its forms post back to a URL that holds a code: this site may see the Referer, no other may,
+  // and browsers then name this site in `Origin` (with no-referrer they send `Origin: null`).
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.end(html);
 }
 

@@ -160,26 +160,44 @@ if (!existsSync(CHROMIUM)) {
       expect(await heading(page)).toBe('This page is not available from this sign-in');
     });
 
-    it('refuses the link opened in a second browser', async () => {
-      const asker = await newPage();
-      await askForLink(asker, 'two.browsers@example.com');
+    it('mobile number asked on the laptop, approved on the phone: the laptop lands on the account', async () => {
+      const laptop = await newPage();
+      await askForLink(laptop, '+1 (415) 555-0142');
+      const number = (await laptop.locator('.match .number').innerText()).trim();
+      expect(number).toMatch(/^\d{2}$/);
+      await laptop.screenshot({ path: `${RESULTS}handoff-laptop-waiting.png`, fullPage: true });
 
-      const other = await newPage();
-      await other.goto(`${emulator.authUrl}/`);
-      await other
-        .locator('section', { hasText: 'two.browsers@example.com' })
+      // The phone: its own browser profile, at phone size, opening the link from the inbox.
+      const phoneContext = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        locale: 'en-US',
+        userAgent:
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      });
+      contexts.push(phoneContext);
+      const phone = await phoneContext.newPage();
+      await phone.goto(`${emulator.authUrl}/`);
+      await phone
+        .locator('section', { hasText: '14155550142' })
         .first()
         .getByRole('link', { name: 'Open link', exact: true })
         .click();
-      await other.waitForLoadState();
-      expect(await heading(other)).toBe('This link did not sign you in');
-      expect(await other.locator('main').innerText()).toContain(
-        'opened in another browser than the one where you asked for it',
-      );
+      await phone.waitForLoadState();
+      expect(await heading(phone)).toBe('Approve sign-in on your computer?');
+      expect(await phone.locator('main').innerText()).toMatch(/Chrome on Linux|Chrome/);
+      await phone.screenshot({ path: `${RESULTS}handoff-phone-approve.png`, fullPage: true });
+      await phone.getByLabel('Number').fill(number);
+      await phone.getByRole('button', { name: 'Approve' }).click();
+      await phone.waitForLoadState();
+      expect(await heading(phone)).toBe('You are signed in on your computer');
+      await phone.screenshot({ path: `${RESULTS}handoff-phone-done.png`, fullPage: true });
 
-      // The browser that asked can still use it.
-      await openFromInbox(asker, 'two.browsers@example.com');
-      expect(await heading(asker)).toBe('Welcome, Two Browsers');
+      // The laptop's waiting page goes on by itself (its script polls /auth/status).
+      await laptop.waitForURL(`${app.url}/account`, { timeout: 15_000 });
+      expect(await heading(laptop)).toBe('Welcome, User 0142');
+      await laptop.screenshot({ path: `${RESULTS}handoff-laptop-account.png`, fullPage: true });
     });
   });
 }
