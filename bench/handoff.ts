@@ -46,7 +46,7 @@ async function latency(h: Harness, flows: number, concurrency: number): Promise<
   const samples: number[] = [];
   await pool([...Array(flows).keys()], concurrency, async () => {
     const f = await prepare(h);
-    let approvedAt = 0;
+
     const signedIn = new Promise<number>((resolve, reject) => {
       const poll = async () => {
         const { body } = await f.laptop.get('/auth/status');
@@ -61,7 +61,7 @@ async function latency(h: Harness, flows: number, concurrency: number): Promise<
     });
     // The person approves at a random moment between two polls.
     await new Promise((r) => setTimeout(r, Math.random() * POLL_MS));
-    approvedAt = performance.now();
+    const approvedAt = performance.now();
     const res = await f.phone.post(f.callback).type('form').send({ match: f.match });
     if (res.status !== 200) throw new Error(`approval answered ${res.status}`);
     samples.push((await signedIn) - approvedAt);
