@@ -82,7 +82,8 @@ function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
 <dt>Sent</dt><dd>${new Date(entry.createdAt).toISOString()}</dd>
 <dt>Expires</dt><dd>${new Date(entry.expiresAt).toISOString()} (${relative(entry.expiresAt - now)})</dd>
 <dt>Redirects to</dt><dd><code>${escapeHtml(entry.redirectUri)}</code></dd>
-<dt>Request id</dt><dd><code>${escapeHtml(entry.requestId)}</code></dd></dl>${actions}</section>`;
+<dt>Request id</dt><dd><code>${escapeHtml(entry.requestId)}</code></dd>
+<dt>On another device</dt><dd>Copy the link into another browser or a private window (the phone, in real life): it asks to approve with the number the first browser shows.<br><code>${escapeHtml(entry.link)}</code></dd></dl>${actions}</section>`;
 }
 
 /**
