@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/client/decode.js';
-import { secureInfoResult, tokenValidationResult } from '../../src/client/shapes/index.js';
+import { secureInfoResult, tokenValidationResult, type Mismatch } from '../../src/client/shapes/index.js';
 import { assessRisk, compactSignals, type RiskPolicy } from '../../src/index.js';
 import { getAt, kind, paths, setAt, type Json, type Path } from '../helpers/jsonPaths.js';
 import { secureInfoOk, validateTokenOk } from '../client/helpers/fixtures.js';
@@ -15,10 +15,17 @@ import { secureInfoOk, validateTokenOk } from '../client/helpers/fixtures.js';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
-const ANSWERS = [
-  { name: 'validateToken', shape: tokenValidationResult, valid: validateTokenOk as Json, root: 'secureInfo' },
-  { name: 'secureInfo', shape: secureInfoResult, valid: secureInfoOk as Json, root: 'secure_info' },
-] as const;
+interface Answer {
+  name: 'validateToken' | 'secureInfo';
+  shape: (value: unknown) => Mismatch | undefined;
+  valid: Json;
+  root: string;
+}
+
+const ANSWERS: Answer[] = [
+  { name: 'validateToken', shape: tokenValidationResult, valid: validateTokenOk, root: 'secureInfo' },
+  { name: 'secureInfo', shape: secureInfoResult, valid: secureInfoOk, root: 'secure_info' },
+];
 
 const POLICIES: (RiskPolicy | undefined)[] = [
   undefined,
