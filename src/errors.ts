@@ -102,9 +102,11 @@ export interface OtplessApiErrorDetails {
 }
 
 /**
- * The service answered with a non-2xx status. `errorCode`, `description` and `serviceMessage`
- * come from the error body when it is JSON and has them (the legacy userInfo endpoint sends
- * `message` only), with any secret, code or token removed.
+ * The service answered with an error: a non-2xx status, or a 2xx whose body is the service's
+ * error shape (`{message, errorCode, description}`, which some flows send with HTTP 200).
+ * `errorCode`, `description` and `serviceMessage` come from the error body when it is JSON and
+ * has them (the legacy userInfo endpoint sends `message` only), with any secret, code or token
+ * removed.
  *
  * @example
  * if (isOtplessError(err, 'API_ERROR') && err.status === 401) console.error('check clientSecret')
@@ -148,6 +150,7 @@ function hint(status: number): string {
   if (status >= 500) return 'The service is failing: retry later.';
   if (status >= 400)
     return 'The service rejected the request: check the arguments (a code or token may be invalid, used or expired).';
+  if (status >= 200 && status <= 299) return 'The service reported an error in a success answer: see errorCode.';
   return 'Unexpected status: check authUrl and userAuthUrl.';
 }
 

@@ -18,7 +18,7 @@ import {
   userInfo,
 } from './shapes/index.js';
 import { type Route, Transport } from './transport.js';
-import { checkOpaque, checkSendMagicLinkInput, type SendMagicLinkInput } from './validate.js';
+import { checkChannel, checkOpaque, checkSendMagicLinkInput, type SendMagicLinkInput } from './validate.js';
 
 const USER_AGENT = 'passport-otpless';
 const JSON_TYPE = 'application/json';
@@ -89,15 +89,18 @@ export class OtplessClient {
    *   mobileNumber: '+919876543210',
    *   redirectUri: 'https://example.com/login/callback',
    *   expiry: 600,
+   *   channel: 'SMS',
    * });
    */
   async sendMagicLink(input: SendMagicLinkInput): Promise<SendMagicLinkResponse> {
     const checked = checkSendMagicLinkInput(input);
+    const channel = checkChannel(input.channel);
     const route = this.#routes.sendMagicLink;
     let query = `${this.#credentialParams}&redirect_uri=${encodeURIComponent(checked.redirectUri)}`;
     if (checked.mobileNumber !== undefined) query += `&mobile_number=${checked.mobileNumber}`;
     if (checked.email !== undefined) query += `&email=${encodeURIComponent(checked.email)}`;
     if (checked.expiry !== undefined) query += `&expiry=${checked.expiry}`;
+    if (channel !== undefined) query += `&channel=${channel}`;
     return this.#transport.send(route, `${route.path}?${query}`, undefined, sendMagicLinkResponse, NONE);
   }
 

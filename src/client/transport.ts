@@ -9,6 +9,7 @@ import { redact, sanitizedCause, secretForms } from './redact.js';
 import type { Check } from './shapes/check.js';
 import { decodeBody } from './decode.js';
 import { Deadline } from './deadline.js';
+import { retryUnsent } from './retryUnsent.js';
 
 /** The fixed part of one endpoint's requests, built once per client. */
 export interface Route {
@@ -30,9 +31,11 @@ export interface TransportOptions {
 /**
  * HTTP for the client: one keep-alive pool per origin (undici Agent), a timeout over the whole
  * request, a cap on response bodies, and the mapping of every failure to a typed, redacted error.
+ * The one retry: a request whose pooled socket was found dead before any of it was sent
+ * (see retryUnsent.ts).
  */
 export class Transport {
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #timeoutMs: number;
   readonly #maxResponseBytes: number;
   readonly #secrets: readonly string[];
@@ -46,7 +49,7 @@ export class Transport {
       connections: options.connections,
       // undici stops reading (and drops the socket) past this, so a huge chunked body is never buffered.
       maxResponseSize: options.maxResponseBytes,
-    });
+    }).compose(retryUnsent);
   }
 
   /**
@@ -86,7 +89,7 @@ export class Transport {
       if (statusCode < 200 || statusCode > 299) throw await this.#apiError(route, response, sensitive);
 
       const text = await this.#readBody(route, response, deadline, sensitive);
-      return decodeBody(route.endpoint, statusCode, text, shape);
+      return decodeBody(route.endpoint, statusCode, text, shape, () => this.#secretsWith(sensitive));
     } finally {
       deadline.clear();
     }

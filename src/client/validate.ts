@@ -2,6 +2,7 @@ import type { EndpointName } from '../wire/endpoints.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
 import { OtplessInputError } from '../errors.js';
 import { serviceDigits } from '../contact/phone.js';
+import type { MagicLinkChannel } from '../wire/types.js';
 
 /** Arguments of `sendMagicLink`. At least one of `email` and `mobileNumber`. */
 export interface SendMagicLinkInput {
@@ -16,6 +17,8 @@ export interface SendMagicLinkInput {
   redirectUri: string;
   /** Link lifetime in seconds, an integer from 30 to 2592000 (service default 300). */
   expiry?: number;
+  /** How a link to `mobileNumber` is delivered: 'WHATSAPP' (the service's default) or 'SMS'. */
+  channel?: MagicLinkChannel;
 }
 
 /** `SendMagicLinkInput` after checking: mobile number reduced to digits. */
@@ -120,4 +123,17 @@ export function checkOpaque(value: unknown, field: 'code' | 'token' | 'sessionTo
     );
   }
   return value;
+}
+
+const MAGIC_LINK_CHANNELS: readonly MagicLinkChannel[] = ['WHATSAPP', 'SMS'];
+
+/**
+ * Checks `channel` of sendMagicLink: absent, or one of the service's delivery channels.
+ * @throws OtplessInputError on field `channel`
+ */
+export function checkChannel(channel: unknown): MagicLinkChannel | undefined {
+  if (channel === undefined || (MAGIC_LINK_CHANNELS as readonly unknown[]).includes(channel)) {
+    return channel as MagicLinkChannel | undefined;
+  }
+  throw invalid('sendMagicLink', 'channel', `must be one of ${MAGIC_LINK_CHANNELS.join(', ')}`);
 }

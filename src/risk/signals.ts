@@ -6,7 +6,12 @@
  * member a signal cannot do without (`result`, `score`) that is absent, or any member of the
  * wrong type or out of its range, makes the whole signal malformed; members that are not read
  * (`revision`, `originCountry`, ...) are not checked.
+ *
+ * The client drops a malformed signal from its checked answer and lists it under
+ * `DROPPED_MEMBERS`: such a signal reads as malformed here too, as it would in the raw answer,
+ * so the client's tolerance never turns a bad signal into an absent (or clean) one.
  */
+import { DROPPED_MEMBERS } from '../wire/types.js';
 import { SIGNAL_NAMES, type SignalName } from './policy.js';
 
 export const MALFORMED = 'malformed';
@@ -78,8 +83,19 @@ export function ownMember(record: object, key: string): unknown {
  */
 export function unwrapSecureInfo(input: unknown): unknown {
   if (!isRecord(input)) return input;
-  if (!Object.hasOwn(input, 'secureInfo') && !Object.hasOwn(input, 'secure_info')) return input;
+  if (!Object.hasOwn(input, 'secureInfo') && !Object.hasOwn(input, 'secure_info')) {
+    // A secure info the client dropped as malformed: a non-object, which reads as malformed.
+    return wasDropped(input, 'secureInfo') || wasDropped(input, 'secure_info') ? MALFORMED : input;
+  }
   return ownMember(input, 'secureInfo') ?? ownMember(input, 'secure_info');
+}
+
+/** True when the client dropped `key` from `record` as malformed (see `DROPPED_MEMBERS`). May throw (proxies). */
+function wasDropped(record: object, key: string): boolean {
+  const dropped = Object.hasOwn(record, DROPPED_MEMBERS)
+    ? (record as { [DROPPED_MEMBERS]?: unknown })[DROPPED_MEMBERS]
+    : undefined;
+  return Array.isArray(dropped) && dropped.includes(key);
 }
 
 /** A finite number from `min` to `max`, with -0 read as 0; otherwise malformed. */
@@ -187,7 +203,8 @@ const READERS: { [K in SignalName]: (raw: unknown) => SignalValues[K] | Malforme
 function readSignal<K extends SignalName>(info: object, name: K): SignalReadings[K] {
   try {
     const raw = ownMember(info, name);
-    return raw === undefined ? undefined : READERS[name](raw);
+    if (raw === undefined) return wasDropped(info, name) ? MALFORMED : undefined;
+    return READERS[name](raw);
   } catch {
     // A getter or proxy that throws: the signal is there but cannot be read.
     return MALFORMED;

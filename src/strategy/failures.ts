@@ -60,41 +60,140 @@ export function failure(code: CallbackFailureCode): { challenge: CallbackFailure
   return { challenge: { code, message }, status };
 }
 
-/** Error codes by which the service says our own credentials are wrong or missing. */
-const CREDENTIAL_ERROR_CODES = new Set(['7002', '7012']);
+// TODO(merge): use wire/serviceErrors.ts (SERVICE_ERROR_CODES) once it lands; these mirror the
+// service's vocabulary in service-facts.md.
+/** The service refused this app's credentials, or this app may not make the call (401/403). */
+const CREDENTIAL_ERROR_CODES: ReadonlySet<string> = new Set(['7002', '7012', '7019', '7026']);
+/** The service's rate limits (429). */
+const RATE_LIMIT_ERROR_CODES: ReadonlySet<string> = new Set(['7020', '7021', '7022', '7023', '7024']);
+/** The code, token or session expired. */
+const EXPIRED_ERROR_CODE = '7301';
+const INVALID_PHONE_ERROR_CODE = '7102';
+const INVALID_EMAIL_ERROR_CODE = '7104';
+/** `message` labels of the real error bodies ("Access blocked", "Expired"), compared in lower case. */
+const ACCESS_BLOCKED = 'access blocked';
+const EXPIRED = 'expired';
 
 interface ApiErrorFields {
-  status?: number;
-  errorCode?: string;
+  endpoint: string;
+  status: number;
+  errorCode: string | undefined;
+  serviceMessage: string | undefined;
+}
+
+/** The fields of an API_ERROR the mapping reads; undefined for any other error. */
+function apiFields(err: unknown): ApiErrorFields | undefined {
+  return isOtplessError(err, 'API_ERROR') ? err : undefined;
+}
+
+function labelOf(f: ApiErrorFields): string | undefined {
+  return f.serviceMessage?.trim().toLowerCase();
+}
+
+function isExpired(f: ApiErrorFields): boolean {
+  return f.errorCode === EXPIRED_ERROR_CODE || labelOf(f) === EXPIRED;
+}
+
+/**
+ * True when the service refused this app itself: wrong, empty or disallowed credentials. It is
+ * the operator's problem, never the visitor's: a 401/403 with errorCode 7002, 7012, 7019 or
+ * 7026, or with the message "Access blocked", or a 401 without any errorCode (the documented
+ * 401 of verify-code has none, and every call carries the credentials). An expiry (7301 or
+ * "Expired") is not one: the visitor starts again.
+ *
+ * @example
+ * if (isCredentialProblem(err)) log.error('check OTPLESS_CLIENT_ID / OTPLESS_CLIENT_SECRET');
+ */
+export function isCredentialProblem(err: unknown): boolean {
+  const f = apiFields(err);
+  if (!f || (f.status !== 401 && f.status !== 403)) return false;
+  if (f.errorCode !== undefined && CREDENTIAL_ERROR_CODES.has(f.errorCode)) return true;
+  if (isExpired(f)) return false;
+  return labelOf(f) === ACCESS_BLOCKED || (f.status === 401 && f.errorCode === undefined);
+}
+
+/** True when the service says it is rate limiting us (HTTP 429, or one of its codes 7020-7024). */
+function isRateLimited(f: ApiErrorFields): boolean {
+  return f.status === 429 || (f.errorCode !== undefined && RATE_LIMIT_ERROR_CODES.has(f.errorCode));
 }
 
 /**
  * True when the service refused the code or token itself (invalid, expired, already used):
  * the person's problem, answered with `fail`. Refused credentials, rate limits and outages
  * are the app's or the service's problem, answered with `error`.
+ *
+ * @example
+ * catch (err) { if (isRejectedByService(err)) return this.refuse('CODE_REJECTED'); throw err; }
  */
 export function isRejectedByService(err: unknown): boolean {
-  if (!isOtplessError(err, 'API_ERROR')) return false;
-  const { status, errorCode } = err as ApiErrorFields;
-  if (errorCode !== undefined && CREDENTIAL_ERROR_CODES.has(errorCode)) return false;
-  return status === 400 || status === 401 || status === 404 || status === 410;
+  const f = apiFields(err);
+  if (!f || isCredentialProblem(err) || isRateLimited(f)) return false;
+  return isExpired(f) || f.status === 400 || f.status === 401 || f.status === 404 || f.status === 410;
 }
 
 /**
  * The HTTP status our route answers when a call to the service failed: 400 for input the
- * service refused, 504 for a timeout, 503 when it is overloaded or down, 502 otherwise
- * (including refused credentials: a misconfigured app is not the visitor's mistake).
+ * service refused, 504 for a timeout, 503 when it is rate limiting us, overloaded or down, 502
+ * otherwise (including refused credentials: a misconfigured app is not the visitor's mistake).
+ *
+ * @example statusForServiceError(err) // 502 for a 401 "Access blocked"
  */
 export function statusForServiceError(err: unknown): number {
   if (isOtplessError(err, 'INVALID_INPUT')) return 400;
   if (isOtplessError(err, 'TIMEOUT')) return 504;
-  if (isOtplessError(err, 'API_ERROR')) {
-    const { status, errorCode } = err as ApiErrorFields;
-    if (errorCode !== undefined && CREDENTIAL_ERROR_CODES.has(errorCode)) return 502;
-    if (status === 400 || status === 422) return 400;
-    if (status === 429 || status === 503) return 503;
+  const f = apiFields(err);
+  if (f) {
+    if (isCredentialProblem(err)) return 502;
+    if (isRateLimited(f) || f.status === 503) return 503;
+    if (f.status === 400 || f.status === 422) return 400;
   }
   return 502;
+}
+
+/**
+ * Which contact the service refused, by its error code: 7104 (invalid e-mail) is the e-mail,
+ * 7102 (invalid phone number) the mobile number; undefined for anything else. For the send
+ * route, to point the visitor at the field to correct.
+ *
+ * @example
+ * const field = serviceFieldOf(err) === 'email' ? emailField : mobileField;
+ */
+export function serviceFieldOf(err: unknown): 'email' | 'mobile' | undefined {
+  const errorCode = apiFields(err)?.errorCode;
+  if (errorCode === INVALID_EMAIL_ERROR_CODE) return 'email';
+  if (errorCode === INVALID_PHONE_ERROR_CODE) return 'mobile';
+  return undefined;
+}
+
+/** Keys already warned about in this process. */
+const warned = new Set<string>();
+
+/**
+ * Tells the operator about a setup problem once per process (per `key`), through
+ * `process.emitWarning` with type `PassportOtplessWarning`: it shows on stderr by default and
+ * reaches `process.on('warning')`. The message must hold no secret, code or token.
+ *
+ * @returns true when this call emitted the warning
+ * @example
+ * process.on('warning', (w) => { if (w.name === 'PassportOtplessWarning') log.error(w.message) });
+ */
+export function warnOnce(key: string, message: string, code = 'OTPLESS_SETUP'): boolean {
+  if (warned.has(key)) return false;
+  warned.add(key);
+  process.emitWarning(message, { type: 'PassportOtplessWarning', code });
+  return true;
+}
+
+/** Warns once about refused credentials: what to check, from the error's endpoint, status and code only. */
+function warnCredentials(f: ApiErrorFields): void {
+  const code = f.errorCode === undefined ? '' : `, errorCode ${f.errorCode}`;
+  warnOnce(
+    'credentials',
+    `OTPless refused this app's credentials (${f.endpoint}: HTTP ${f.status}${code}). ` +
+      'Check clientId and clientSecret, and that this OTPless app may use this call; ' +
+      'until then every sign-in fails with a 502.',
+    'OTPLESS_CREDENTIALS',
+  );
 }
 
 /** True for the errors `OtplessClient` throws. */
@@ -106,9 +205,12 @@ const SERVICE_FAILURE_MESSAGE = 'Signing in is not possible right now. Please tr
 
 /**
  * Wraps a failed call to the service in the error our route answers with: the status is
- * ours (502/503/504), the client's error with the details stays as `cause`.
+ * ours (502/503/504), the client's error with the details stays as `cause`. Refused
+ * credentials also warn the operator, once per process (`warnOnce`).
  */
 export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE): OtplessRequestError {
+  const f = apiFields(err);
+  if (f && isCredentialProblem(err)) warnCredentials(f);
   const status = statusForServiceError(err);
   const reason: RequestFailureReason =
     status === 504 ? 'SERVICE_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR';

@@ -23,6 +23,8 @@ export interface MagicLinkIdentity {
   verified: boolean;
   /** When the identity was verified, when the service said so. */
   verifiedAt?: Date;
+  /** The name the service holds for this identity, when it sent one (older verify-code answers). */
+  name?: string;
 }
 
 /** The two devices of a cross-device login. */
@@ -83,9 +85,10 @@ export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | u
   const identities = mergeIdentities([
     ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
     // A successful code verification is itself the proof: an identity it reports without a
-    // `verified` member was verified by it.
+    // `verified` member was verified by it. Its time is `verifiedTimestamp` (epoch ms), or
+    // `verifiedAt` (ISO) in the older shape of the answer.
     ...(verification?.userDetails.identities ?? []).map((i) =>
-      normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp),
+      normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp ?? i.verifiedAt),
     ),
   ]);
 
@@ -112,7 +115,9 @@ export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | u
     _json: answers,
   };
   if (tokenValidation?.userId) profile.userId = tokenValidation.userId;
-  if (userInfo?.name) profile.displayName = userInfo.name;
+  // The older verify-code answer names the person on the identity itself.
+  const displayName = userInfo?.name || identities.find((i) => i.name)?.name;
+  if (displayName) profile.displayName = displayName;
   const givenName = userInfo?.first_name;
   const familyName = userInfo?.last_name ?? userInfo?.family_name;
   if (givenName || familyName) {
@@ -136,6 +141,7 @@ interface RawIdentity {
   channel?: string;
   methods?: string[];
   verified?: boolean;
+  name?: string;
 }
 
 function normalizeIdentity(raw: RawIdentity, when: string | number | undefined): MagicLinkIdentity {
@@ -146,6 +152,7 @@ function normalizeIdentity(raw: RawIdentity, when: string | number | undefined):
     verified: raw.verified === true,
   };
   if (raw.channel) identity.channel = raw.channel;
+  if (raw.name) identity.name = raw.name;
   const verifiedAt = toDate(when);
   if (verifiedAt) identity.verifiedAt = verifiedAt;
   return identity;

@@ -23,6 +23,19 @@ export interface Extensible {
 export type IdentityType = 'MOBILE' | 'EMAIL';
 /** Delivery channel of a magic link sent to a mobile number, or EMAIL. */
 export type DeliveryMethod = 'WHATSAPP' | 'SMS' | 'VIBER' | 'EMAIL';
+/**
+ * The `channel` query parameter of send magic link (service-facts.md): how a link to a mobile
+ * number is delivered. The service's default is WHATSAPP.
+ */
+export type MagicLinkChannel = 'WHATSAPP' | 'SMS';
+
+/**
+ * Key under which the client lists the members it dropped from an answer's object because they
+ * did not fit their documented type (an optional member that was malformed reads as absent).
+ * A symbol, so it is never serialized and never collides with a field of the service; a risk
+ * signal listed here is judged `malformed` by `assessRisk`, never clean.
+ */
+export const DROPPED_MEMBERS: unique symbol = Symbol.for('passport-otpless.droppedMembers');
 
 // ---------------------------------------------------------------- 2.1 Magic link request entry
 
@@ -88,10 +101,17 @@ export interface TokenIdentity extends IdentityBase {
   verifiedAt?: IsoTimestamp;
 }
 
-/** Identity in a code verification result: `verifiedTimestamp` is epoch ms. */
+/**
+ * Identity in a code verification result: `verifiedTimestamp` is epoch ms. The older shape of
+ * the answer (service-facts.md) has `verifiedAt` as an ISO string and a `name` instead.
+ */
 export interface CodeIdentity extends IdentityBase {
   verified?: boolean;
   verifiedTimestamp?: EpochMs;
+  /** Older shape. */
+  verifiedAt?: IsoTimestamp;
+  /** Older shape. */
+  name?: string;
 }
 
 /** Identity in session details: `verifiedAt` is epoch ms, no `verified`, has `name`. */
@@ -121,9 +141,13 @@ export interface Network extends Extensible {
   ipLocation?: IpLocation;
 }
 
-/** Network in code verification: only the ip. */
+/** Network in code verification: only the ip (the older shape of the answer has the full network). */
 export interface CodeNetwork extends Extensible {
   ip?: string;
+  /** Older shape. */
+  timezone?: string;
+  /** Older shape. */
+  ipLocation?: IpLocation;
 }
 
 /** Network in session details: ipLocation lacks accuracyRadius and asn. */
@@ -263,6 +287,8 @@ export interface CodeUserDetails extends Extensible {
   token: string;
   status?: string;
   completedAt?: EpochMs;
+  /** The older shape's completion time, instead of `completedAt`. */
+  timestamp?: IsoTimestamp;
   identities: CodeIdentity[];
   network?: CodeNetwork;
   deviceInfo?: BasicDeviceInfo;

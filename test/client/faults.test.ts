@@ -118,6 +118,38 @@ describe('non-2xx answers are API_ERROR with the details of the body', () => {
   });
 });
 
+describe('a 2xx answer carrying the error shape is API_ERROR (some flows answer errors with 200)', () => {
+  it.each([
+    ['a string errorCode', { message: 'Request error', errorCode: '7128', description: 'Silent auth failed.' }, '7128'],
+    ['a numeric errorCode', { message: 'Invalid Request', errorCode: 7101 }, '7101'],
+  ])('%s', async (_what, body, errorCode) => {
+    const err = await failure({ status: 200, body });
+    expect(err).toBeInstanceOf(OtplessApiError);
+    expect(err).toMatchObject({ code: 'API_ERROR', endpoint: 'verifyCode', status: 200, errorCode });
+    expect(err.message).toContain(`HTTP 200 (errorCode ${errorCode})`);
+  });
+
+  it('for every call, with what the service echoed redacted', async () => {
+    const err = await failure(
+      { status: 200, body: { message: 'Invalid Request', errorCode: '7114', description: 'Bad token tok-secret-1' } },
+      () => client.validateToken('tok-secret-1'),
+    );
+    expect(err).toMatchObject({ code: 'API_ERROR', endpoint: 'validateToken', status: 200, errorCode: '7114' });
+    expect(JSON.stringify(err) + err.message).not.toContain('tok-secret-1');
+    const info = await failure({ status: 200, body: { message: 'Expired', errorCode: '7301' } }, () =>
+      client.getUserInfo('tok-2'),
+    );
+    expect(info).toMatchObject({ code: 'API_ERROR', endpoint: 'userInfo', status: 200, errorCode: '7301' });
+  });
+
+  it('a result that happens to carry an errorCode is still a result; an error shape without one is BAD_RESPONSE', async () => {
+    server.reply(() => ({ body: { ...copy(verifyCodeOk), errorCode: '0' } }));
+    await expect(client.verifyCode('code-1')).resolves.toMatchObject({ requestId: 'req-e-1' });
+    const err = await failure({ status: 200, body: { message: 'Access blocked', description: 'No.' } });
+    expect(err).toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+});
+
 describe('unusable 2xx answers are BAD_RESPONSE', () => {
   it.each([
     ['broken JSON', { body: '{"requestId": "r", ' }, 'not JSON'],

@@ -68,6 +68,11 @@ describe('sendMagicLink input is checked before any request', () => {
     ['expiry', { email: 'ada@example.com', redirectUri, expiry: 60.5 }],
     ['expiry', { email: 'ada@example.com', redirectUri, expiry: '300' }],
     ['expiry', { email: 'ada@example.com', redirectUri, expiry: Number.NaN }],
+    ['channel', { mobileNumber: '919876543210', redirectUri, channel: 'VIBER' }],
+    ['channel', { mobileNumber: '919876543210', redirectUri, channel: 'sms' }],
+    ['channel', { mobileNumber: '919876543210', redirectUri, channel: '' }],
+    ['channel', { mobileNumber: '919876543210', redirectUri, channel: null }],
+    ['channel', { mobileNumber: '919876543210', redirectUri, channel: ['SMS'] }],
   ])('rejects %s: %j', async (field, input) => {
     expect(await rejectedField(() => client.sendMagicLink(input as never))).toBe(field);
   });

@@ -72,8 +72,17 @@ describe('each call sends exactly what spec section 4 says', () => {
 
   it('sendMagicLink: only the fields given', async () => {
     await client.sendMagicLink({ email: 'ada@example.com', redirectUri: 'https://example.com/cb' });
+    // No channel unless asked: the service picks its default (WhatsApp).
     expect(Object.keys(last(auth).query).sort()).toEqual(['client_id', 'client_secret', 'email', 'redirect_uri']);
   });
+
+  it.each(['WHATSAPP', 'SMS'] as const)(
+    'sendMagicLink: channel %s is sent as the channel query parameter',
+    async (channel) => {
+      await client.sendMagicLink({ mobileNumber: '919876543210', redirectUri: 'https://example.com/cb', channel });
+      expect(last(auth).query).toMatchObject({ channel, mobile_number: '919876543210' });
+    },
+  );
 
   it('verifyCode: POST auth /auth/v1/verify/code, JSON {code}, credentials in headers', async () => {
     expect(await client.verifyCode('code "1"/+')).toEqual(verifyCodeOk);

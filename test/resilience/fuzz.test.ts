@@ -7,8 +7,9 @@
  * - error bodies through `parseServiceError`;
  * - a few hundred through real sockets: the emulator answers the fuzzed text via `fault({body})`
  *   and the public OtplessClient reads it.
- * The contract: a result the login can rely on, or BAD_RESPONSE (API_ERROR for non-2xx),
- * nothing else. Accepted risk signals then go through assessRisk, which must not throw and
+ * The contract: a result the login can rely on, or BAD_RESPONSE (API_ERROR for non-2xx, or for
+ * a 2xx carrying the service's error shape), nothing else; a malformed optional member is
+ * dropped from an accepted result. Accepted risk signals then go through assessRisk, which must not throw and
  * must not allow a login whose required signals are missing or malformed. (assessRisk's own
  * properties, 10,000 cases each, are in test/risk/properties.test.ts and not repeated here.)
  */
@@ -258,6 +259,17 @@ function classify(err: unknown): Outcome {
   throw err;
 }
 
+/** A 2xx body may be the service's error shape; only one with an `errorCode` is read as one. */
+function carriesErrorCode(text: string): boolean {
+  try {
+    const json: unknown = JSON.parse(text);
+    if (!isObj(json)) return false;
+    return (isStr(json.errorCode) && json.errorCode !== '') || typeof json.errorCode === 'number';
+  } catch {
+    return false;
+  }
+}
+
 const REQUIRED_SIGNALS = ['bot', 'vpn', 'tampering'] as const;
 
 /** Risk on accepted answers: never a throw; required signals missing or malformed never allow. */
@@ -307,7 +319,7 @@ describe(`through real sockets: ${SOCKET_RUNS} fuzzed answers per endpoint from 
           emulator.clearFaults();
           socketTally[outcome.kind]++;
           const ok2xx = status >= 200 && status <= 299;
-          if (outcome.kind === 'API_ERROR') return !ok2xx && outcome.status === status;
+          if (outcome.kind === 'API_ERROR') return outcome.status === status && (!ok2xx || carriesErrorCode(text));
           if (outcome.kind === 'result')
             return ok2xx && CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
           return ok2xx;
@@ -346,7 +358,7 @@ describe(`decodeBody: ${DECODE_RUNS} fuzzed bodies per endpoint (${DECODE_RUNS *
             if (decoded % 10 === 0) watch.error(err);
           }
           tally[outcome.kind]++;
-          if (outcome.kind === 'API_ERROR') return false;
+          if (outcome.kind === 'API_ERROR') return carriesErrorCode(text);
           if (outcome.kind === 'result') return CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
           return true;
         }),

@@ -1,3 +1,5 @@
+import { DROPPED_MEMBERS } from '../../wire/types.js';
+
 /**
  * A tiny, dependency-free toolkit for checking parsed JSON against the wire types.
  *
@@ -6,10 +8,16 @@
  * value, which may be a token). The phantom `T` plus the key-mapping types of `object()` make
  * the compiler reject a shape that forgets or misspells a field of its wire type.
  *
- * Policy shared by every shape:
- * - required fields must be present with the right type;
- * - optional fields are type-checked when present; `null` in an optional field is treated as
- *   absent and removed, so the static type (`x?: T`, which excludes null) stays true;
+ * Policy shared by every shape: tolerant where it is safe, strict where it matters.
+ * - required fields must be present with the right type: a misfit fails the whole answer;
+ * - an optional field that does not fit is dropped (deleted, and its name listed under
+ *   `DROPPED_MEMBERS` on its object), so it reads as absent: one odd location or device field
+ *   never fails a login. A misfit deep inside climbs to the nearest optional field, which is
+ *   the one dropped (a risk signal with a bad `result` is dropped whole);
+ * - `mustFit(check)` marks an optional field a decision depends on (`verified`, the members of
+ *   a risk signal that `assessRisk` judges): its misfit climbs on instead of being dropped;
+ * - `null` in an optional field is treated as absent and removed, so the static type (`x?: T`,
+ *   which excludes null) stays true;
  * - unknown extra fields are kept untouched.
  */
 
@@ -24,6 +32,8 @@ export interface Check<T> {
   (value: unknown): Mismatch | undefined;
   /** Phantom member tying the check to the type it proves; never set at runtime. */
   readonly __proves?: (value: T) => T;
+  /** Set by `mustFit`: as an optional field, a misfit fails the parent instead of being dropped. */
+  readonly mustFit?: true;
 }
 
 type Obj = Record<string, unknown>;
@@ -57,11 +67,29 @@ export function oneOf<S extends string>(...allowed: S[]): Check<S> {
   return (v) => (typeof v === 'string' && (allowed as string[]).includes(v) ? undefined : miss(expected));
 }
 
-/** An array whose every item fits `item`, with at least `minLength` items. */
-export function arrayOf<T>(item: Check<T>, minLength = 0): Check<T[]> {
-  const expected = minLength > 0 ? `an array of at least ${minLength} item(s)` : 'an array';
+/**
+ * An optional field whose misfit must fail its parent rather than be dropped: one a decision
+ * depends on, where "absent" would mean something else than "unreadable".
+ *
+ * @example object<TokenIdentity>({ identityType, identityValue: string }, { verified: mustFit(boolean), ... })
+ */
+export function mustFit<T>(check: Check<T>): Check<T> {
+  return Object.assign((v: unknown) => check(v), { mustFit: true as const });
+}
+
+/**
+ * An array whose every item fits `item`, with at least `minLength` items. Items for which
+ * `skip` is true are removed first (in place), then the rest must fit and be enough.
+ */
+export function arrayOf<T>(item: Check<T>, minLength = 0, skip?: (item: unknown) => boolean): Check<T[]> {
+  const expected =
+    minLength === 0 ? 'an array' : `an array of at least ${minLength} item(s)${skip ? ' of a known kind' : ''}`;
   return (v) => {
-    if (!Array.isArray(v) || v.length < minLength) return miss(expected);
+    if (!Array.isArray(v)) return miss(expected);
+    if (skip) {
+      for (let i = v.length - 1; i >= 0; i--) if (skip(v[i])) v.splice(i, 1);
+    }
+    if (v.length < minLength) return miss(expected);
     for (let i = 0; i < v.length; i++) {
       const m = item(v[i]);
       if (m !== undefined) return under(`[${i}]`, m);
@@ -71,8 +99,9 @@ export function arrayOf<T>(item: Check<T>, minLength = 0): Check<T[]> {
 }
 
 /**
- * An object with the `required` fields and, when present, the `optional` ones. Both maps must
- * list exactly the named fields of `T` (checked at compile time).
+ * An object with the `required` fields and, when present, the `optional` ones; an optional
+ * field that does not fit is dropped (see the policy above). Both maps must list exactly the
+ * named fields of `T` (checked at compile time).
  */
 export function object<T>(
   required: { [K in RequiredKeys<T>]-?: Check<T[K]> },
@@ -94,10 +123,20 @@ export function object<T>(
         continue;
       }
       const m = check(value);
-      if (m !== undefined) return under(key, m);
+      if (m === undefined) continue;
+      if (check.mustFit) return under(key, m);
+      delete v[key];
+      drop(v, key);
     }
     return undefined;
   };
+}
+
+/** Lists `key` under `DROPPED_MEMBERS`: enumerable, so a spread copy keeps the list. */
+function drop(v: Obj & { [DROPPED_MEMBERS]?: string[] }, key: string): void {
+  const dropped = v[DROPPED_MEMBERS];
+  if (dropped) dropped.push(key);
+  else v[DROPPED_MEMBERS] = [key];
 }
 
 /** Adds a whole-value rule to a check, e.g. "at least one of two optional fields". */

@@ -1,20 +1,24 @@
 import type { CodeIdentity, IdentityType, SessionIdentity, TokenIdentity } from '../../wire/types.js';
-import { arrayOf, boolean, number, object, oneOf, string } from './check.js';
+import { arrayOf, boolean, isRecord, mustFit, number, object, oneOf, string } from './check.js';
+
+const IDENTITY_TYPES: readonly IdentityType[] = ['MOBILE', 'EMAIL'];
 
 /** `identityType` is checked against the documented values: the type promises them. */
-export const identityType = oneOf<IdentityType>('MOBILE', 'EMAIL');
+export const identityType = oneOf<IdentityType>(...IDENTITY_TYPES);
 const methods = arrayOf(string);
+// Whether an identity is verified decides a login: unreadable must not read as "not said".
+const verified = mustFit(boolean);
 
 /** Identity in validate-token: `verifiedAt` is an ISO string. */
 export const tokenIdentity = object<TokenIdentity>(
   { identityType, identityValue: string },
-  { channel: string, methods, verified: boolean, verifiedAt: string },
+  { channel: string, methods, verified, verifiedAt: string },
 );
 
-/** Identity in verify-code: `verifiedTimestamp` is epoch ms. */
+/** Identity in verify-code: `verifiedTimestamp` is epoch ms; the older shape has `verifiedAt` (ISO) and `name`. */
 export const codeIdentity = object<CodeIdentity>(
   { identityType, identityValue: string },
-  { channel: string, methods, verified: boolean, verifiedTimestamp: number },
+  { channel: string, methods, verified, verifiedTimestamp: number, verifiedAt: string, name: string },
 );
 
 /** Identity in session details: `verifiedAt` is epoch ms (a number, unlike validate-token). */
@@ -23,7 +27,19 @@ export const sessionIdentity = object<SessionIdentity>(
   { channel: string, methods, verifiedAt: number, name: string },
 );
 
-/** Every operation that returns identities needs at least one: it is who logged in. */
-export const tokenIdentities = arrayOf(tokenIdentity, 1);
-export const codeIdentities = arrayOf(codeIdentity, 1);
-export const sessionIdentities = arrayOf(sessionIdentity, 1);
+/**
+ * An entry of a type this release does not know (the service may add one): skipped, not fatal.
+ * An entry without a string `identityType` is broken, not new, and fails the answer.
+ */
+function unknownType(entry: unknown): boolean {
+  return (
+    isRecord(entry) &&
+    typeof entry.identityType === 'string' &&
+    !(IDENTITY_TYPES as readonly string[]).includes(entry.identityType)
+  );
+}
+
+/** Every operation that returns identities needs at least one it knows: it is who logged in. */
+export const tokenIdentities = arrayOf(tokenIdentity, 1, unknownType);
+export const codeIdentities = arrayOf(codeIdentity, 1, unknownType);
+export const sessionIdentities = arrayOf(sessionIdentity, 1, unknownType);

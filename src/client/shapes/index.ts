@@ -7,10 +7,14 @@
  * map here). On top of that, what the login needs:
  * - sendMagicLink: `requestIds` has at least one `{type: MOBILE|EMAIL, value}`;
  * - verifyCode, validateToken, sessionDetails: `identities` has at least one entry, each with
- *   `identityType` MOBILE|EMAIL and a string `identityValue`;
+ *   `identityType` MOBILE|EMAIL, a string `identityValue` and, when present, a boolean
+ *   `verified`; entries of an identity type this release does not know are skipped;
+ * - secureInfo: `secure_info` is an object;
  * - userInfo: every field is optional, but `email` or `phone_number` must be a non-empty string.
  * Optional fields are type-checked when present (`verifiedAt`: a string in validateToken, a
- * number in sessionDetails). See check.ts for the policy on null and unknown fields.
+ * number in sessionDetails); one that does not fit is dropped and reads as absent, so a stray
+ * device or location field never fails a login, and a dropped risk signal reads as malformed.
+ * See check.ts for the whole policy (null, unknown fields, `mustFit`).
  */
 export { type Check, type Mismatch, describeMismatch } from './check.js';
 export { sendMagicLinkResponse } from './sendMagicLink.js';

@@ -27,8 +27,8 @@ const ipLocation = object<IpLocation>(
 /** Network of validate-token and secure-info (`network_info`). */
 export const network = object<Network>({}, { ip: string, timezone: string, ipLocation });
 
-/** Network of verify-code: only the ip. */
-export const codeNetwork = object<CodeNetwork>({}, { ip: string });
+/** Network of verify-code: only the ip (the older shape of the answer has the full network). */
+export const codeNetwork = object<CodeNetwork>({}, { ip: string, timezone: string, ipLocation });
 
 type SessionIpLocation = NonNullable<SessionNetwork['ipLocation']>;
 const sessionIpLocation = object<SessionIpLocation>(
