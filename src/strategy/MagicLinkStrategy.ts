@@ -238,6 +238,7 @@ export class MagicLinkStrategy {
       `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
         "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
         'handoff cannot work. Run `npx otpless-check` to confirm.',
+      'OTPLESS_FLOW_PARAM_MISSING',
     );
     const verification = await this.verifyCode(code);
     if (!verification) return this.refuse('CODE_REJECTED');
@@ -247,6 +248,7 @@ export class MagicLinkStrategy {
         'OTPLESS_BINDING_FAILED',
         "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
           'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
+        'OTPLESS_BINDING_FAILED',
       );
       return this.refuse('BINDING_FAILED');
     }
@@ -373,6 +375,7 @@ export class MagicLinkStrategy {
       'OTPLESS_REQUEST_ID_DIFFERS',
       "passport-otpless: the service's verify-code requestId is not one the send returned; binding rests on the " +
         'flow parameter alone, which is enough. Run `npx otpless-check` for details.',
+      'OTPLESS_REQUEST_ID_DIFFERS',
     );
     return true;
   }

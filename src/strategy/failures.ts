@@ -1,5 +1,13 @@
 import { CLIENT_ERROR_CODES, isOtplessError, OtplessRequestError } from '../errors.js';
 import type { RequestFailureReason } from '../errors.js';
+import {
+  CREDENTIAL_ERROR_CODES,
+  EXPIRED_ERROR_CODES,
+  RATE_LIMIT_ERROR_CODES,
+  SERVICE_ERROR_CODES,
+} from '../wire/serviceErrors.js';
+import { warnOnce } from './warn.js';
+export { warnOnce };
 
 /**
  * Every way a callback can refuse a login, with the status and a message a person
@@ -60,16 +68,8 @@ export function failure(code: CallbackFailureCode): { challenge: CallbackFailure
   return { challenge: { code, message }, status };
 }
 
-// TODO(merge): use wire/serviceErrors.ts (SERVICE_ERROR_CODES) once it lands; these mirror the
-// service's vocabulary in service-facts.md.
-/** The service refused this app's credentials, or this app may not make the call (401/403). */
-const CREDENTIAL_ERROR_CODES: ReadonlySet<string> = new Set(['7002', '7012', '7019', '7026']);
-/** The service's rate limits (429). */
-const RATE_LIMIT_ERROR_CODES: ReadonlySet<string> = new Set(['7020', '7021', '7022', '7023', '7024']);
-/** The code, token or session expired. */
-const EXPIRED_ERROR_CODE = '7301';
-const INVALID_PHONE_ERROR_CODE = '7102';
-const INVALID_EMAIL_ERROR_CODE = '7104';
+const INVALID_PHONE_ERROR_CODE = SERVICE_ERROR_CODES.invalidPhone;
+const INVALID_EMAIL_ERROR_CODE = SERVICE_ERROR_CODES.invalidEmail;
 /** `message` labels of the real error bodies ("Access blocked", "Expired"), compared in lower case. */
 const ACCESS_BLOCKED = 'access blocked';
 const EXPIRED = 'expired';
@@ -91,7 +91,7 @@ function labelOf(f: ApiErrorFields): string | undefined {
 }
 
 function isExpired(f: ApiErrorFields): boolean {
-  return f.errorCode === EXPIRED_ERROR_CODE || labelOf(f) === EXPIRED;
+  return (f.errorCode !== undefined && EXPIRED_ERROR_CODES.has(f.errorCode)) || labelOf(f) === EXPIRED;
 }
 
 /**
@@ -163,25 +163,6 @@ export function serviceFieldOf(err: unknown): 'email' | 'mobile' | undefined {
   if (errorCode === INVALID_EMAIL_ERROR_CODE) return 'email';
   if (errorCode === INVALID_PHONE_ERROR_CODE) return 'mobile';
   return undefined;
-}
-
-/** Keys already warned about in this process. */
-const warned = new Set<string>();
-
-/**
- * Tells the operator about a setup problem once per process (per `key`), through
- * `process.emitWarning` with type `PassportOtplessWarning`: it shows on stderr by default and
- * reaches `process.on('warning')`. The message must hold no secret, code or token.
- *
- * @returns true when this call emitted the warning
- * @example
- * process.on('warning', (w) => { if (w.name === 'PassportOtplessWarning') log.error(w.message) });
- */
-export function warnOnce(key: string, message: string, code = 'OTPLESS_SETUP'): boolean {
-  if (warned.has(key)) return false;
-  warned.add(key);
-  process.emitWarning(message, { type: 'PassportOtplessWarning', code });
-  return true;
 }
 
 /** Warns once about refused credentials: what to check, from the error's endpoint, status and code only. */

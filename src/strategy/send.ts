@@ -9,7 +9,7 @@ import type { ResolvedStrategyOptions } from './options.js';
 import { rememberPending } from '../session/pending.js';
 import { mayBeCrossSite } from '../web/origin.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { serviceFailure, statusForServiceError } from './failures.js';
+import { serviceFailure, serviceFieldOf, statusForServiceError } from './failures.js';
 import { OtplessRequestError } from '../errors.js';
 import { OtplessSetupError } from '../errors.js';
 import { summarizeDevice } from '../flow/device.js';
@@ -175,9 +175,8 @@ function fieldOf(err: unknown, emailField: string, mobileField: string): string 
     if (field === 'mobileNumber') return mobileField;
     return undefined;
   }
-  const errorCode = (err as { errorCode?: string }).errorCode;
-  if (errorCode === '7102') return mobileField;
-  return undefined;
+  const kind = serviceFieldOf(err);
+  return kind === 'email' ? emailField : kind === 'mobile' ? mobileField : undefined;
 }
 
 function asError(err: unknown): Error | undefined {

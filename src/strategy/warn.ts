@@ -1,11 +1,18 @@
+/** Keys already warned about in this process. */
 const warned = new Set<string>();
 
 /**
- * Tells the operator once per process (a Node warning, so it reaches the app's own logging):
- * setup problems and broken assumptions about the service, never a secret, code or token.
+ * Tells the operator about a setup problem once per process (per `key`), through
+ * `process.emitWarning` with type `PassportOtplessWarning`: it shows on stderr by default and
+ * reaches `process.on('warning')`. The message must hold no secret, code or token.
+ *
+ * @returns true when this call emitted the warning
+ * @example
+ * process.on('warning', (w) => { if (w.name === 'PassportOtplessWarning') log.error(w.message) });
  */
-export function warnOnce(code: string, message: string): void {
-  if (warned.has(code)) return;
-  warned.add(code);
+export function warnOnce(key: string, message: string, code = 'OTPLESS_SETUP'): boolean {
+  if (warned.has(key)) return false;
+  warned.add(key);
   process.emitWarning(message, { type: 'PassportOtplessWarning', code });
+  return true;
 }
