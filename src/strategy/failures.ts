@@ -128,7 +128,9 @@ function isRateLimited(f: ApiErrorFields): boolean {
 export function isRejectedByService(err: unknown): boolean {
   const f = apiFields(err);
   if (!f || isCredentialProblem(err) || isRateLimited(f)) return false;
-  return isExpired(f) || f.status === 400 || f.status === 401 || f.status === 404 || f.status === 410;
+  // Some flows answer errors with HTTP 200: an error code on a 2xx is judged like a 400.
+  const errorOn2xx = f.status >= 200 && f.status < 300 && f.errorCode !== undefined;
+  return isExpired(f) || errorOn2xx || f.status === 400 || f.status === 401 || f.status === 404 || f.status === 410;
 }
 
 /**
