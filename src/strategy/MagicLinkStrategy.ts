@@ -167,6 +167,9 @@ export class MagicLinkStrategy {
       return this.fail({ ...refused.challenge, ...info }, refused.status);
     }
     writeRecordOnLogin(req, buildLoginRecord(req, profile, risk, login.token, Date.now()));
+    // Send limits (#11): a login that went through clears the send counts of what it verified (best effort).
+    const verified = profile.identities.filter((i) => i.verified);
+    await Promise.all(verified.map((i) => this.settings.limiter?.resetDestination(i.value).catch(() => undefined)));
     this.success(user, info);
   }
 

@@ -73,7 +73,8 @@ export function statusForServiceError(err: unknown): number {
     const { status, errorCode } = err as ApiErrorFields;
     if (errorCode !== undefined && CREDENTIAL_ERROR_CODES.has(errorCode)) return 502;
     if (status === 400 || status === 422) return 400;
-    if (status === 429 || status === 503) return 503;
+    // The service's own rate limits (429, errorCodes 7020-7024) are its outage to the visitor, never our RATE_LIMITED.
+    if (status === 429 || status === 503 || (errorCode !== undefined && /^702[0-4]$/.test(errorCode))) return 503;
   }
   return 502;
 }

@@ -4,6 +4,11 @@ import { checkRiskPolicy } from '../risk/index.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
 import { boolOption, intOption, optionError, optionsObject } from '../options.js';
+import { isCountryCode } from '../contact/phone.js';
+import type { CountryCode } from '../contact/phone.js';
+import { SendLimiter } from '../limits/index.js';
+import type { SendLimitsOptions } from '../limits/index.js';
+import { checkSendLimits } from '../limits/options.js';
 
 /** The extra calls a login can make after the code is verified. */
 export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
@@ -29,6 +34,19 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   name?: string;
   /** Policy for the verdict stored at login (the guards can re-assess under their own). */
   riskPolicy?: RiskPolicy;
+  /**
+   * ISO 3166-1 alpha-2 code (`'US'`, `'IN'`) in which a mobile number typed without `+` or `00`
+   * is read. Default none: such a number is refused with a message asking for the country code.
+   */
+  defaultCountry?: CountryCode;
+  /** Accept e-mail addresses with non-ASCII letters (`josé@bücher.example`). Default false. */
+  allowInternationalEmail?: boolean;
+  /**
+   * Limits on `send()` per client IP and per destination: options (see `SendLimitsOptions`), a
+   * `SendLimiter` of your own, or `false` for none. Default: 5 per destination and 20 per IP per
+   * 15 minutes, in memory.
+   */
+  limits?: SendLimitsOptions | SendLimiter | false;
 }
 
 /** Options after checking, with defaults applied. */
@@ -42,7 +60,13 @@ export interface ResolvedStrategyOptions {
   passReqToCallback: boolean;
   name: string;
   riskPolicy: RiskPolicy | undefined;
+  defaultCountry: CountryCode | undefined;
+  allowInternationalEmail: boolean;
+  limiter: SendLimiter | undefined;
 }
+
+/** The words of a bad `defaultCountry`, for the strategy's and `send()`'s option errors. */
+export const COUNTRY_EXPECTED = "an ISO 3166-1 alpha-2 country code in upper case, such as 'US' or 'IN'";
 
 const PREFIX = 'MagicLinkStrategy';
 
@@ -71,6 +95,12 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   const riskPolicy =
     options.riskPolicy === undefined ? undefined : checkRiskPolicy(options.riskPolicy, PREFIX, 'riskPolicy');
 
+  if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
+    throw optionError(PREFIX, 'defaultCountry', COUNTRY_EXPECTED);
+  }
+  const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
+  const limiter = resolveLimiter(options.limits);
+
   let client: OtplessClient;
   if (options.client !== undefined) {
     if (!(options.client instanceof OtplessClient)) throw optionError(PREFIX, 'client', 'an OtplessClient');
@@ -91,7 +121,19 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
     riskPolicy,
+    defaultCountry: options.defaultCountry,
+    allowInternationalEmail: allowInternationalEmail ?? false,
+    limiter,
   };
+}
+
+/** `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one. */
+function resolveLimiter(limits: MagicLinkStrategyOptions['limits']): SendLimiter | undefined {
+  if (limits === false) return undefined;
+  if (limits instanceof SendLimiter) return limits;
+  // Checked here first, so that errors name `limits.<option>` of the strategy.
+  checkSendLimits(PREFIX, limits, 'limits.');
+  return new SendLimiter(limits);
 }
 
 function isHttpUrl(value: string): boolean {
