@@ -31,12 +31,7 @@ export type OtplessErrorCode = ClientErrorCode | RouteErrorCode;
  * `RATE_LIMITED` is our own send limit (429); the service's own rate limit is `SERVICE_UNAVAILABLE`.
  */
 export type RequestFailureReason =
-  | 'INVALID_INPUT'
-  | 'CROSS_SITE'
-  | 'RATE_LIMITED'
-  | 'SERVICE_TIMEOUT'
-  | 'SERVICE_UNAVAILABLE'
-  | 'SERVICE_ERROR';
+  'INVALID_INPUT' | 'CROSS_SITE' | 'RATE_LIMITED' | 'SERVICE_TIMEOUT' | 'SERVICE_UNAVAILABLE' | 'SERVICE_ERROR';
 
 /** What is missing from the app's setup. */
 export type SetupFailureReason = 'MISSING_SESSION' | 'MISSING_BODY_PARSER' | 'MISSING_RESPONSE' | 'NO_LOGIN_RECORD';

@@ -9,8 +9,7 @@ export type SendLimitedBy = 'ip' | 'email' | 'mobile';
 
 /** The answer of `SendLimiter#take`: go ahead (and refund if nothing was sent), or wait. */
 export type SendDecision =
-  | { allowed: true; refund(): Promise<void> }
-  | { allowed: false; by: SendLimitedBy; retryAfterSeconds: number };
+  { allowed: true; refund(): Promise<void> } | { allowed: false; by: SendLimitedBy; retryAfterSeconds: number };
 
 /** A store call that has not answered by then has failed: the send must not hang on it. */
 const STORE_DEADLINE_MS = 2_000;

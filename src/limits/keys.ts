@@ -48,7 +48,9 @@ function canonicalIp(ip: string | undefined): string {
   if (mapped?.[1] !== undefined) return mapped[1];
   if (isIPv4(ip)) return ip;
   if (!isIPv6(ip)) return ip;
-  return `${ipv6Groups(ip.split('%')[0] ?? ip).slice(0, 4).join(':')}::/64`;
+  return `${ipv6Groups(ip.split('%')[0] ?? ip)
+    .slice(0, 4)
+    .join(':')}::/64`;
 }
 
 /** The eight groups of an IPv6 address, `::` expanded (an IPv4 tail counts as two groups). */

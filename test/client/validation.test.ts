@@ -65,7 +65,10 @@ describe('sendMagicLink input is checked before any request', () => {
     ['mobileNumber', { mobileNumber: '+1 900 555 0100', redirectUri }],
     ['mobileNumber', { mobileNumber: '+1 800 555 0100', redirectUri }],
     // Look-alike digits and an extension are not digits of a number.
-    ['mobileNumber', { mobileNumber: '+\uff19\uff11\uff19\uff18\uff17\uff16\uff15\uff14\uff13\uff12\uff11\uff10', redirectUri }],
+    [
+      'mobileNumber',
+      { mobileNumber: '+\uff19\uff11\uff19\uff18\uff17\uff16\uff15\uff14\uff13\uff12\uff11\uff10', redirectUri },
+    ],
     ['mobileNumber', { mobileNumber: '+1 415 555 0123 ext. 5', redirectUri }],
     ['email', { email: 'ａda@example.com', redirectUri }],
     ['email', { email: 'josé@bücher.example', redirectUri }],
