@@ -301,7 +301,11 @@ describe('limits options', () => {
     [{ allowInternationalEmail: 'yes' }, 'MagicLinkStrategy: options.allowInternationalEmail must be true or false'],
   ])('names the bad option %j', (options, message) => {
     expect(
-      () => new MagicLinkStrategy({ ...base, ...options } as unknown as MagicLinkStrategyOptions, async () => false),
+      () =>
+        new MagicLinkStrategy(
+          { ...base, ...options } as unknown as MagicLinkStrategyOptions & { passReqToCallback?: false },
+          async () => ({ id: 'x' }),
+        ),
     ).toThrow(message);
   });
 
