@@ -2,7 +2,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { checkSendLimits } from './options.js';
 import type { SendLimit, SendLimitsOptions } from './options.js';
-import { destinationKey, ipKey } from './keys.js';
+import { destinationKey, hashedKey, ipKey } from './keys.js';
 
 /** What a refused send was counted against. */
 export type SendLimitedBy = 'ip' | 'email' | 'mobile';
@@ -32,11 +32,14 @@ export class SendLimiter {
   readonly perIp: Readonly<SendLimit> | false;
   private readonly byIp: RateLimiterAbstract | undefined;
   private readonly byDestination: RateLimiterAbstract | undefined;
+  /** Redis: keys hashed, calls bounded in time. Memory: neither is needed (no I/O, nothing shared). */
+  private readonly shared: boolean;
 
   constructor(options: SendLimitsOptions = {}) {
     const resolved = checkSendLimits('SendLimiter', options);
     this.perDestination = resolved.perDestination;
     this.perIp = resolved.perIp;
+    this.shared = resolved.redis !== undefined;
     const build = (limit: Readonly<SendLimit> | false, name: string): RateLimiterAbstract | undefined => {
       if (limit === false) return undefined;
       const common = { points: limit.limit, duration: limit.windowSeconds, keyPrefix: `${resolved.prefix}${name}` };
@@ -68,17 +71,17 @@ export class SendLimiter {
     const taken: Array<{ limiter: RateLimiterAbstract; key: string }> = [];
     const refund = () => this.refund(taken);
     const steps: Array<{ limiter: RateLimiterAbstract | undefined; key: string; by: SendLimitedBy }> = [
-      { limiter: this.byIp, key: ipKey(ip), by: 'ip' },
+      { limiter: this.byIp, key: this.key(ipKey(ip)), by: 'ip' },
       ...destinations.map((d) => ({
         limiter: this.byDestination,
-        key: destinationKey(d),
+        key: this.key(destinationKey(d)),
         by: (d.includes('@') ? 'email' : 'mobile') as SendLimitedBy,
       })),
     ];
     for (const { limiter, key, by } of steps) {
       if (!limiter) continue;
       try {
-        await storeCall(limiter.consume(key, 1));
+        await this.call(limiter.consume(key, 1));
         taken.push({ limiter, key });
       } catch (err) {
         // Refused budgets and a failed store alike: what was taken for this send goes back.
@@ -103,7 +106,7 @@ export class SendLimiter {
   async resetDestination(destination: string): Promise<void> {
     if (!this.byDestination || typeof destination !== 'string') return;
     try {
-      await storeCall(this.byDestination.delete(destinationKey(destination)));
+      await this.call(this.byDestination.delete(this.key(destinationKey(destination))));
     } catch (err) {
       throw storeError(err);
     }
@@ -112,11 +115,19 @@ export class SendLimiter {
   /** Best effort: a refund that fails leaves the send counted, which errs on the safe side. */
   private async refund(taken: Array<{ limiter: RateLimiterAbstract; key: string }>): Promise<void> {
     const all = taken.splice(0);
-    await Promise.all(all.map(({ limiter, key }) => storeCall(limiter.reward(key, 1)).catch(() => undefined)));
+    await Promise.all(all.map(({ limiter, key }) => this.call(limiter.reward(key, 1)).catch(() => undefined)));
+  }
+
+  private key(key: string): string {
+    return this.shared ? hashedKey(key) : key;
+  }
+
+  private call<T>(promise: Promise<T>): Promise<T> {
+    return this.shared ? withDeadline(promise) : promise;
   }
 }
 
-function storeCall<T>(promise: Promise<T>): Promise<T> {
+function withDeadline<T>(promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);

@@ -1,11 +1,15 @@
 /**
- * The keys sends are counted under. Each is hashed: the store (a shared Redis, say) never holds
- * an e-mail address, a phone number or an IP address in the clear.
+ * The keys sends are counted under: one per destination and one per client, however written.
+ * A shared store gets them hashed (`hashedKey`), so it never holds an e-mail address, a phone
+ * number or an IP address in the clear.
  */
 import { createHash } from 'node:crypto';
+import { domainToASCII } from 'node:url';
 import { isIPv4, isIPv6 } from 'node:net';
-import { readEmail } from '../contact/email.js';
 import { readServicePhone, verifiedPhone } from '../contact/phone.js';
+
+// eslint-disable-next-line no-control-regex -- the ASCII range is exactly what it names
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * One key per destination however it was written: a number as E.164; an e-mail address with
@@ -16,7 +20,7 @@ import { readServicePhone, verifiedPhone } from '../contact/phone.js';
  * destinationKey('Ada+promo@Example.com') === destinationKey('ada@example.com') // true
  */
 export function destinationKey(destination: string): string {
-  return `d:${digest(canonicalDestination(destination))}`;
+  return `d:${canonicalDestination(destination)}`;
 }
 
 /**
@@ -27,18 +31,29 @@ export function destinationKey(destination: string): string {
  * ipKey('2001:db8::1') === ipKey('2001:db8::2') // true
  */
 export function ipKey(ip: string | undefined): string {
-  return `i:${digest(canonicalIp(ip))}`;
+  return `i:${canonicalIp(ip)}`;
 }
 
+/**
+ * A key as a shared store keeps it: SHA-256, 132 bits in base64url. (A hash of a phone number
+ * can be brute-forced; it still keeps the numbers out of a dump, a `KEYS *` or a log.)
+ */
+export function hashedKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+/** The send route passes checked values (E.164, an address from readEmail); the app's own calls may not. */
 function canonicalDestination(destination: string): string {
   const value = destination.trim();
-  if (value.includes('@')) {
-    const address = readEmail(value, { international: true }).address ?? value;
-    const at = address.lastIndexOf('@');
-    const local = address.slice(0, at).toLowerCase();
+  const at = value.lastIndexOf('@');
+  if (at > 0) {
+    const local = value.slice(0, at).normalize('NFC').toLowerCase();
+    const domain = value.slice(at + 1);
     const plus = local.indexOf('+');
-    return `${plus > 0 ? local.slice(0, plus) : local}@${address.slice(at + 1).toLowerCase()}`;
+    const ascii = NON_ASCII.test(domain) ? domainToASCII(domain) || domain : domain.toLowerCase();
+    return `${plus > 0 ? local.slice(0, plus) : local}@${ascii}`;
   }
+  if (/^\+[1-9]\d{6,14}$/.test(value)) return value;
   return readServicePhone(value).e164 ?? verifiedPhone(value) ?? value;
 }
 
@@ -67,8 +82,4 @@ function ipv6Groups(ip: string): string[] {
 
 function hex(group: string): string {
   return group.includes('.') ? group : Number.parseInt(group, 16).toString(16);
-}
-
-function digest(value: string): string {
-  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
