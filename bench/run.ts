@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CLIENT_BENCH_DEFAULTS, runClientBench } from './client.js';
 import { GUARD_BENCH_DEFAULTS, runGuardBench } from './guard.js';
+import { LIMITS_BENCH_DEFAULTS, runLimitsBench } from './limits.js';
 import { LOGIN_BENCH_DEFAULTS, runLoginBench } from './login.js';
 import { MEMORY_BENCH_DEFAULTS, runMemoryBench } from './memory.js';
 import { printTable, writeResults, writeSvg, type BenchRow } from './support/report.js';
@@ -58,6 +59,12 @@ rows.push(
     quick
       ? { ...GUARD_BENCH_DEFAULTS, decisions: 20_000, rounds: 1, seconds: 1 }
       : { ...GUARD_BENCH_DEFAULTS, decisions: 100_000, rounds: 5, seconds: 2 },
+    log,
+  )),
+);
+rows.push(
+  ...(await runLimitsBench(
+    quick ? { ...LIMITS_BENCH_DEFAULTS, sends: 500, rounds: 1, warmup: 200, takes: 2_000 } : LIMITS_BENCH_DEFAULTS,
     log,
   )),
 );
