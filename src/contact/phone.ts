@@ -9,6 +9,12 @@
 import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { CountryCode, NumberType } from 'libphonenumber-js/max';
 
+/**
+ * An ISO 3166-1 alpha-2 code libphonenumber-js knows, for `defaultCountry`.
+ *
+ * @example
+ * const country: CountryCode = 'IN';
+ */
 export type { CountryCode };
 
 /** Why a number was not accepted; each gets its own message where a person sees it. */

@@ -4,10 +4,22 @@ import { checkSendLimits } from './options.js';
 import type { SendLimit, SendLimitsOptions } from './options.js';
 import { destinationKey, hashedKey, ipKey } from './keys.js';
 
-/** What a refused send was counted against. */
+/**
+ * What a refused send was counted against.
+ *
+ * @example
+ * if (!decision.allowed && decision.by === 'ip') console.warn('one address asks for many links');
+ */
 export type SendLimitedBy = 'ip' | 'email' | 'mobile';
 
-/** The answer of `SendLimiter#take`: go ahead (and refund if nothing was sent), or wait. */
+/**
+ * The answer of `SendLimiter#take`: go ahead (and refund if nothing was sent), or wait.
+ *
+ * @example
+ * const decision = await limiter.take(req.ip, ['ada@example.com']);
+ * if (decision.allowed) await sendOrRefund(decision.refund);
+ * else res.set('Retry-After', String(decision.retryAfterSeconds)).sendStatus(429);
+ */
 export type SendDecision =
   { allowed: true; refund(): Promise<void> } | { allowed: false; by: SendLimitedBy; retryAfterSeconds: number };
 

@@ -1,6 +1,11 @@
 import { intOption, optionError, unknownOptionError } from '../options.js';
 
-/** A budget: at most `limit` sends in a fixed window of `windowSeconds`. */
+/**
+ * A budget: at most `limit` sends in a fixed window of `windowSeconds`.
+ *
+ * @example
+ * const threeIn10Minutes: SendLimit = { limit: 3, windowSeconds: 600 };
+ */
 export interface SendLimit {
   /** Sends allowed in one window, 1 to 1,000,000. */
   limit: number;
@@ -12,6 +17,12 @@ export interface SendLimit {
  * The commands the Redis store sends, as node-redis v4/v5 clients (`createClient()` of the
  * `redis` package) have them. The app owns the client: it connects it, listens for 'error'
  * and quits it; the limiter only sends commands.
+ *
+ * @example
+ * const redis = createClient({ url: process.env.REDIS_URL });
+ * redis.on('error', (err) => log.warn(err.message));
+ * await redis.connect();
+ * new SendLimiter({ redis }); // redis fits SendLimitsRedisClient as it is
  */
 export interface SendLimitsRedisClient {
   /** node-redis sets this while connected; commands are not sent (the send fails closed) otherwise. */
@@ -21,7 +32,12 @@ export interface SendLimitsRedisClient {
   del: (...args: never[]) => unknown;
 }
 
-/** Options of `SendLimiter` (and of the strategy's `limits`). Every field is optional. */
+/**
+ * Options of `SendLimiter` (and of the strategy's `limits`). Every field is optional.
+ *
+ * @example
+ * new MagicLinkStrategy({ ...credentials, callbackURL, limits: { perIp: { limit: 50, windowSeconds: 900 }, redis } }, verify);
+ */
 export interface SendLimitsOptions {
   /** Sends per destination (an E.164 number, or an e-mail address folded), or `false`. Default 5 per 15 minutes. */
   perDestination?: SendLimit | false;
@@ -34,10 +50,13 @@ export interface SendLimitsOptions {
 }
 
 /**
- * The defaults, chosen for a real app: a person who mistypes or does not get the message asks
+ * The defaults of `SendLimiter` and the strategy's `limits`, chosen for a real app: a person who mistypes or does not get the message asks
  * again two or three times, so 5 per destination per 15 minutes never stops them, while it caps
  * a bombed inbox or phone at 20 messages an hour. 20 per IP per 15 minutes leaves room for a
  * household or an office behind one address; raise it for many users behind one carrier NAT.
+ *
+ * @example
+ * DEFAULT_SEND_LIMITS.perDestination // { limit: 5, windowSeconds: 900 }
  */
 export const DEFAULT_SEND_LIMITS: Readonly<{ perDestination: Readonly<SendLimit>; perIp: Readonly<SendLimit> }> =
   Object.freeze({
