@@ -32,9 +32,9 @@ export interface LimitsBenchOptions {
 }
 
 export const LIMITS_BENCH_DEFAULTS: LimitsBenchOptions = {
-  sends: 3_000,
-  rounds: 5,
-  warmup: 1_000,
+  sends: 2_500,
+  rounds: 7,
+  warmup: 1_500,
   connections: 32,
   takes: 20_000,
 };
