@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { CLIENT_BENCH_DEFAULTS, runClientBench } from './client.js';
 import { GUARD_BENCH_DEFAULTS, runGuardBench } from './guard.js';
 import { HANDOFF_BENCH_DEFAULTS, runHandoffBench } from './handoff.js';
+import { LIMITS_BENCH_DEFAULTS, runLimitsBench } from './limits.js';
 import { LOGIN_BENCH_DEFAULTS, runLoginBench } from './login.js';
 import { MEMORY_BENCH_DEFAULTS, runMemoryBench } from './memory.js';
 import { printTable, writeResults, writeSvg, type BenchRow } from './support/report.js';
@@ -65,6 +66,12 @@ rows.push(
 rows.push(
   ...(await runHandoffBench(
     quick ? { flows: 24, concurrency: 12, throughputFlows: 60, waitingFlows: 10_000 } : HANDOFF_BENCH_DEFAULTS,
+    log,
+  )),
+);
+rows.push(
+  ...(await runLimitsBench(
+    quick ? { ...LIMITS_BENCH_DEFAULTS, sends: 500, rounds: 1, warmup: 200, takes: 2_000 } : LIMITS_BENCH_DEFAULTS,
     log,
   )),
 );

@@ -17,7 +17,8 @@ async function main() {
   const realService = given.length === REAL_SERVICE_VARS.length;
 
   // The package by its own name: dist/ must be built (npm install does it through `prepare`).
-  const [{ startApp }, { startEmulator, EMULATOR_DEFAULT_CLIENT }] = await importOrExplain();
+  const [{ startApp, EMULATOR_LIMITS }, { startEmulator, EMULATOR_DEFAULT_CLIENT }] = await importOrExplain();
+  const defaultCountry = parseCountry(env.DEFAULT_COUNTRY);
 
   const sessionKeys = env.SESSION_KEYS
     ? env.SESSION_KEYS.split(',').map((key) => key.trim())
@@ -39,6 +40,7 @@ async function main() {
         otpless: { clientId: env.OTPLESS_CLIENT_ID, clientSecret: env.OTPLESS_CLIENT_SECRET },
         sessionKeys,
         trustProxy: parseTrustProxy(env.TRUST_PROXY),
+        defaultCountry,
       });
     } else {
       const emulator = await startEmulator({ quiet: true });
@@ -49,6 +51,9 @@ async function main() {
         otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
         devInboxUrl: `${emulator.authUrl}/`,
         sessionKeys,
+        defaultCountry,
+        // Loose on the emulator, so every scenario of the dev inbox can be tried in a row.
+        limits: EMULATOR_LIMITS,
       });
     }
     closers.push(() => started.close());
@@ -102,6 +107,15 @@ function parsePort(value) {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number from 0 to 65535, got "${value}"`);
   return port;
+}
+
+/** `DEFAULT_COUNTRY=US`: numbers typed without + and a country code are read as US numbers. */
+function parseCountry(value) {
+  if (value === undefined || value === '') return undefined;
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(code))
+    throw new Error(`DEFAULT_COUNTRY must be a two-letter country code such as US or IN, got "${value}"`);
+  return code;
 }
 
 function parseTrustProxy(value) {

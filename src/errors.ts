@@ -26,10 +26,14 @@ export type RouteErrorCode = 'SETUP_ERROR' | 'REQUEST_FAILED';
 /** Stable codes of every error of this package; match on these, not on messages. */
 export type OtplessErrorCode = ClientErrorCode | RouteErrorCode;
 
-/** Why a route of ours (`send()`, or the callback when the service fails) could not do its work. */
+/**
+ * Why a route of ours (`send()`, or the callback when the service fails) could not do its work.
+ * `RATE_LIMITED` is our own send limit (429); the service's own rate limit is `SERVICE_UNAVAILABLE`.
+ */
 export type RequestFailureReason =
   | 'INVALID_INPUT'
   | 'CROSS_SITE'
+  | 'RATE_LIMITED'
   | 'SERVICE_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'
   | 'SERVICE_ERROR'
@@ -278,18 +282,37 @@ export class OtplessRequestError extends OtplessError {
   readonly field: string | undefined;
   /** Express's error handler shows `message` when `expose` is true: only for 4xx. */
   readonly expose: boolean;
+  /** For `RATE_LIMITED`: seconds until a send is allowed again (also sent as `Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, reason: RequestFailureReason, message: string, field?: string, cause?: Error) {
+  constructor(
+    status: number,
+    reason: RequestFailureReason,
+    message: string,
+    field?: string,
+    cause?: Error,
+    retryAfterSeconds?: number,
+  ) {
     super('REQUEST_FAILED', message, cause ? { cause } : undefined);
     this.status = status;
     this.reason = reason;
     this.field = field;
     this.expose = status < 500;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** The JSON body a JSON client receives. */
-  toJSON(): { error: { code: RequestFailureReason; message: string; field?: string } } {
-    return { error: { code: this.reason, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+  toJSON(): {
+    error: { code: RequestFailureReason; message: string; field?: string; retryAfterSeconds?: number };
+  } {
+    return {
+      error: {
+        code: this.reason,
+        message: this.message,
+        ...(this.field ? { field: this.field } : {}),
+        ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
+      },
+    };
   }
 }
 

@@ -11,3 +11,5 @@ export * from './flow/index.js';
 export * from './web/index.js';
 export * from './strategy/index.js';
 export * from './guards/index.js';
+export * from './limits/index.js';
+export type { CountryCode } from './contact/phone.js';

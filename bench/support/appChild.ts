@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import type { Emulator } from '../../src/emulator/index.js';
 import { requireLowRisk, type Enrichment } from '../../src/index.js';
 import { CLIENT, startHarness } from '../../test/helpers/harness.js';
+import { createClient } from 'redis';
 import { argsOf, heapAfterGc, serveCommands } from './child.js';
 
 export interface AppChildArgs {
@@ -23,15 +24,34 @@ export interface AppChildArgs {
   enrich?: Enrichment[];
   /** Adds GET /plain and GET /guarded (requireLowRisk()), the same handler behind both. */
   guardRoutes?: boolean;
+  /**
+   * The strategy's send limits: 'counting' (the default: memory, budgets no run reaches, so every
+   * send and login pays for the counting), 'redis' (the same on `redisUrl`), or 'off'.
+   */
+  limits?: 'counting' | 'redis' | 'off';
+  redisUrl?: string;
 }
 
 const args = argsOf<AppChildArgs>();
 
+/** Budgets no benchmark reaches: every send is counted, none is refused. */
+const ROOMY = { limit: 1_000_000, windowSeconds: 3600 };
+
 async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  let redis: ReturnType<typeof createClient> | undefined;
+  if (args.limits === 'redis') {
+    redis = createClient({ url: args.redisUrl });
+    redis.on('error', () => undefined);
+    await redis.connect();
+  }
+  const limits =
+    args.limits === 'off'
+      ? (false as const)
+      : { perIp: ROOMY, perDestination: ROOMY, ...(redis ? { redis, prefix: `bench:${process.pid}:` } : {}) };
   const h = await startHarness({
     // The harness reads only the emulator's two URLs; the emulator runs in another process.
     emulator: { authUrl: args.authUrl, userAuthUrl: args.userAuthUrl } as Emulator,
-    strategy: { enrich: args.enrich ?? [] },
+    strategy: { enrich: args.enrich ?? [], limits },
     routes: (app) => {
       if (!args.guardRoutes) return;
       const handler = (_req: express.Request, res: express.Response) => void res.json({ ok: true });
@@ -39,7 +59,13 @@ async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<vo
       app.get('/guarded', requireLowRisk() as express.RequestHandler, handler);
     },
   });
-  return { url: h.baseUrl, stop: () => h.close() };
+  return {
+    url: h.baseUrl,
+    stop: async () => {
+      await h.close();
+      redis?.destroy();
+    },
+  };
 }
 
 async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> }> {

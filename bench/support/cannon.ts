@@ -22,8 +22,8 @@ export interface CannonOptions {
   /** Stop after this many requests; otherwise after `seconds`. */
   amount?: number;
   seconds?: number;
-  /** Called for every request: returns the path and cookie to send. */
-  next?: () => { path: string; cookie?: string };
+  /** Called for every request: returns the path and cookie to send (and a JSON body, to POST it). */
+  next?: () => { path: string; cookie?: string; json?: unknown };
   headers?: Record<string, string>;
 }
 
@@ -41,8 +41,17 @@ export async function cannon(options: CannonOptions): Promise<CannonResult> {
       ? [
           {
             setupRequest: (req: autocannon.Request) => {
-              const { path, cookie } = next();
-              return { ...req, path, headers: { ...(req.headers ?? {}), ...(cookie ? { cookie } : {}) } };
+              const { path, cookie, json } = next();
+              const headers = { ...(req.headers ?? {}), ...(cookie ? { cookie } : {}) };
+              if (json === undefined) return { ...req, path, headers };
+              const body = JSON.stringify(json);
+              return {
+                ...req,
+                path,
+                method: 'POST',
+                body,
+                headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+              };
             },
           },
         ]

@@ -1,13 +1,13 @@
 // Types of app.mjs, for TypeScript callers (the tests).
 import type { Express } from 'express';
 // The package's own types, from source so that typechecking does not need dist/ built.
-import type { MagicLinkStrategy } from '../../src/index.js';
+import type { MagicLinkStrategy, SendLimitsOptions } from '../../src/index.js';
 
 export interface AppOptions {
   otpless: { clientId: string; clientSecret: string; authUrl?: string; userAuthUrl?: string };
   frontendCallbackURL: string;
   sessionKeys: string[];
-  sendLimit?: { limit: number; windowMs: number };
+  limits?: SendLimitsOptions | false;
   log?: (line: string) => void;
 }
 

@@ -1,6 +1,5 @@
 import cookieSession from 'cookie-session';
 import express from 'express';
-import { MemoryStore, rateLimit } from 'express-rate-limit';
 import { Passport } from 'passport';
 import { MagicLinkStrategy, readLoginRecord, requireIdentity, requireLowRisk, sessionCompat } from 'passport-otpless';
 
@@ -15,19 +14,20 @@ import { MagicLinkStrategy, readLoginRecord, requireIdentity, requireLowRisk, se
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
  * @param {string} options.frontendCallbackURL The frontend page the link opens, such as `https://app.example.com/signin/finish`.
  * @param {string[]} options.sessionKeys Secrets that sign the session cookie.
- * @param {{ limit: number, windowMs: number }} [options.sendLimit] Links per IP. Default 5 a minute.
+ * @param {import('passport-otpless').SendLimitsOptions | false} [options.limits] The strategy's send limits
+ *   per IP and per destination. Default: the library's (5 per destination, 20 per IP, per 15 minutes).
  * @param {(line: string) => void} [options.log] Where unexpected errors go. Default `console.error`.
  * @returns {{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }}
  */
-export function createApp({
-  otpless,
-  frontendCallbackURL,
-  sessionKeys,
-  sendLimit = { limit: 5, windowMs: 60_000 },
-  log = console.error,
-}) {
+export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, log = console.error }) {
   const strategy = new MagicLinkStrategy(
-    { ...otpless, callbackURL: frontendCallbackURL, enrich: ['validateToken'] },
+    {
+      ...otpless,
+      callbackURL: frontendCallbackURL,
+      enrich: ['validateToken'],
+      // A refused send answers 429 { error: { code: 'RATE_LIMITED', message, retryAfterSeconds } } with Retry-After.
+      ...(limits !== undefined ? { limits } : {}),
+    },
     async (profile) => ({
       id: profile.id,
       email: profile.emails[0]?.value ?? null,
@@ -70,20 +70,11 @@ export function createApp({
     express.json({ limit: '8kb' }),
   ];
 
-  const store = new MemoryStore();
-  const perIp = rateLimit({
-    ...sendLimit,
-    store,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_req, res) =>
-      res
-        .status(429)
-        .json(problem('RATE_LIMITED', 'Too many sign-in links were asked for. Please wait, then try again.')),
-  });
-
-  /** POST { email } or { mobile } -> 200 { sent: [{ type, destinationUri }] } or 400 { error: { code, message, field } }. */
-  app.post('/api/auth/magic-link', perIp, jsonBody, strategy.send());
+  /**
+   * POST { email } or { mobile } -> 200 { sent: [{ type, destinationUri }] }, 400 { error: { code, message, field } },
+   * or 429 { error: { code: 'RATE_LIMITED', message, retryAfterSeconds } } (the strategy's send limits).
+   */
+  app.post('/api/auth/magic-link', jsonBody, strategy.send());
 
   /** POST { code } (from the link) or { token } (from the frontend SDK) -> 200 { user } or 4xx { error }. */
   app.post('/api/auth/callback', jsonBody, (req, res, next) => {
@@ -128,7 +119,6 @@ export function createApp({
     strategy,
     async close() {
       await strategy.client.close();
-      store.shutdown();
     },
   };
 }

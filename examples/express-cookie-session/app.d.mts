@@ -2,24 +2,15 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 // The package's own types, from source so that typechecking does not need dist/ built.
-import type { MagicLinkStrategy } from '../../src/index.js';
-
-export interface RateLimit {
-  limit: number;
-  windowMs: number;
-}
-
-export interface Limits {
-  ip: RateLimit;
-  destination: RateLimit;
-}
+import type { CountryCode, MagicLinkStrategy, SendLimitsOptions } from '../../src/index.js';
 
 export interface AppOptions {
   otpless: { clientId: string; clientSecret: string; authUrl?: string; userAuthUrl?: string };
   callbackURL: string;
   sessionKeys: string[];
   devInboxUrl?: string;
-  limits?: Limits;
+  limits?: SendLimitsOptions | false;
+  defaultCountry?: CountryCode;
   trustProxy?: boolean | number | string;
   log?: (line: string) => void;
 }
@@ -43,6 +34,6 @@ export interface StartOptions extends Omit<AppOptions, 'callbackURL'> {
   callbackURL?: string;
 }
 
-export declare const DEFAULT_LIMITS: Readonly<Limits>;
+export declare const EMULATOR_LIMITS: Readonly<SendLimitsOptions>;
 export declare function createApp(options: AppOptions): CreatedApp;
 export declare function startApp(options: StartOptions): Promise<StartedApp>;

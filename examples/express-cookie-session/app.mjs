@@ -2,9 +2,8 @@ import { createServer } from 'node:http';
 import express from 'express';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';
-import { MemoryStore, rateLimit } from 'express-rate-limit';
 import { MagicLinkStrategy, requireLowRisk, sessionCompat } from 'passport-otpless';
-import { destinationKey, maskContact, splitContact } from './contact.mjs';
+import { maskContact, splitContact } from './contact.mjs';
 import { toSessionUser } from './user.mjs';
 import {
   accountPage,
@@ -16,13 +15,15 @@ import {
   signInPage,
 } from './views.mjs';
 
-/** Magic links cost money and invite abuse: a few per visitor, fewer per destination. */
-export const DEFAULT_LIMITS = Object.freeze({
-  ip: { limit: 5, windowMs: 60_000 },
-  destination: { limit: 3, windowMs: 10 * 60_000 },
+/**
+ * Send limits on the emulator: loose enough to try every scenario of the dev inbox in a row
+ * with one address (each needs a link of its own). Against the real service the library's
+ * defaults apply (5 per destination and 20 per IP per 15 minutes): real messages cost money.
+ */
+export const EMULATOR_LIMITS = Object.freeze({
+  perDestination: Object.freeze({ limit: 50, windowSeconds: 15 * 60 }),
+  perIp: Object.freeze({ limit: 200, windowSeconds: 15 * 60 }),
 });
-
-const TOO_MANY = 'Too many sign-in links were asked for. Please wait a few minutes, then try again.';
 
 /**
  * The example app: Express 5, cookie-session, Passport and `MagicLinkStrategy`.
@@ -33,13 +34,15 @@ const TOO_MANY = 'Too many sign-in links were asked for. Please wait a few minut
  * @param {string} options.callbackURL Absolute URL of `/auth/callback` as the browser reaches it.
  * @param {string[]} options.sessionKeys Secrets that sign the session cookie (newest first).
  * @param {string} [options.devInboxUrl] Demo mode: the emulator's dev inbox, linked from the pages.
- * @param {{ ip: { limit: number, windowMs: number }, destination: { limit: number, windowMs: number } }} [options.limits]
+ * @param {import('passport-otpless').SendLimitsOptions | false} [options.limits] The strategy's send limits
+ *   (default: the library's, 5 per destination and 20 per IP per 15 minutes).
+ * @param {import('passport-otpless').CountryCode} [options.defaultCountry] Where numbers typed without `+` are read.
  * @param {boolean | number | string} [options.trustProxy] Express's `trust proxy` (set it behind a TLS proxy).
  * @param {(line: string) => void} [options.log] Where unexpected errors are reported. Default `console.error`.
  * @returns {{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }}
  */
 export function createApp(options) {
-  const { otpless, callbackURL, sessionKeys, devInboxUrl, limits = DEFAULT_LIMITS, trustProxy = false } = options;
+  const { otpless, callbackURL, sessionKeys, devInboxUrl, limits, defaultCountry, trustProxy = false } = options;
   const log = options.log ?? ((line) => console.error(line));
   if (
     !Array.isArray(sessionKeys) ||
@@ -51,9 +54,17 @@ export function createApp(options) {
     );
   }
   const demo = devInboxUrl ? { inboxUrl: devInboxUrl } : undefined;
+  const form = { demo, defaultCountry };
 
   const strategy = new MagicLinkStrategy(
-    { ...otpless, callbackURL, enrich: ['validateToken', 'secureInfo', 'userInfo'] },
+    {
+      ...otpless,
+      callbackURL,
+      enrich: ['validateToken', 'secureInfo', 'userInfo'],
+      // Sends are limited per IP and per destination by the strategy itself (429 with Retry-After).
+      ...(limits !== undefined ? { limits } : {}),
+      ...(defaultCountry ? { defaultCountry } : {}),
+    },
     // No user database here: the session keeps the small user object the pages show.
     async (profile) => toSessionUser(profile),
   );
@@ -85,38 +96,12 @@ export function createApp(options) {
 
   app.get('/', (req, res) => {
     if (req.user) return res.redirect('/account');
-    res.send(signInPage({ demo }));
-  });
-
-  const ipStore = new MemoryStore();
-  const destinationStore = new MemoryStore();
-  const tooMany = (req, res) => res.status(429).send(signInPage({ value: req.body?.contact, error: TOO_MANY, demo }));
-  const perIp = rateLimit({
-    ...limits.ip,
-    store: ipStore,
-    identifier: 'per-ip',
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: tooMany,
-  });
-  const perDestination = rateLimit({
-    ...limits.destination,
-    store: destinationStore,
-    identifier: 'per-destination',
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    // Keyed on the normalized address, so `Jane@Example.com ` and `jane@example.com` count once.
-    keyGenerator: (req) => destinationKey(req.body?.contact),
-    // An empty form is refused by send() anyway and has no destination to count.
-    skip: (req) => destinationKey(req.body?.contact) === undefined,
-    handler: tooMany,
+    res.send(signInPage(form));
   });
 
   app.post(
     '/auth/magic-link',
     express.urlencoded({ extended: false, limit: '2kb' }),
-    perIp,
-    perDestination,
     (req, res, next) => {
       const contact = req.body?.contact;
       req.body = { ...req.body, ...splitContact(contact) };
@@ -126,7 +111,8 @@ export function createApp(options) {
     },
     strategy.send({
       successRedirect: '/check-inbox',
-      // Render the form again with the message next to the field and the text kept.
+      // Render the form again with the message next to the field and the text kept. A refused
+      // send (RATE_LIMITED, 429) says how long to wait; send() has set Retry-After already.
       onError(err, req, res) {
         const input = err.reason === 'INVALID_INPUT';
         res.status(err.status).send(
@@ -134,7 +120,7 @@ export function createApp(options) {
             value: req.body?.contact,
             fieldError: input ? err.message : undefined,
             error: input ? undefined : err.message,
-            demo,
+            ...form,
           }),
         );
       },
@@ -200,8 +186,6 @@ export function createApp(options) {
     strategy,
     async close() {
       await strategy.client.close();
-      ipStore.shutdown();
-      destinationStore.shutdown();
     },
   };
 }

@@ -8,17 +8,6 @@ export function splitContact(text) {
   return value.includes('@') ? { email: value } : { mobile: value };
 }
 
-/**
- * One key per destination, however it was typed: e-mail in lower case, a mobile number as
- * its digits (`+1 (415) 555-0123` and `14155550123` are the same phone).
- */
-export function destinationKey(text) {
-  const { email, mobile } = splitContact(text);
-  if (email) return `email:${email.toLowerCase()}`;
-  if (mobile) return `mobile:${mobile.replace(/\D/g, '')}`;
-  return undefined;
-}
-
 /** `jane.doe@example.com` -> `ja•••@example.com`, `+14155550123` -> `••••••••0123`: enough to recognise. */
 export function maskContact(text) {
   const { email, mobile } = splitContact(text);

@@ -122,7 +122,7 @@ export function layout({ title, user, body, narrow = false, head = '' }) {
 }
 
 /** Sign-in form: one field for an e-mail address or a mobile number, the error next to it. */
-export function signInPage({ value = '', error, fieldError, demo }) {
+export function signInPage({ value = '', error, fieldError, demo, defaultCountry }) {
   const describedBy = fieldError ? 'contact-hint contact-error' : 'contact-hint';
   return layout({
     title: 'Sign in',
@@ -135,7 +135,11 @@ export function signInPage({ value = '', error, fieldError, demo }) {
         <div class="field">
           <label for="contact">E-mail or mobile number</label>
           <span class="hint" id="contact-hint"
-            >Mobile numbers start with the country code, such as +1 415 555 0123.</span
+            >${
+              defaultCountry
+                ? `Mobile numbers without + and a country code are read as ${defaultCountry} numbers.`
+                : 'Mobile numbers start with the country code, such as +1 415 555 0123.'
+            }</span
           >
           <input
             type="text"

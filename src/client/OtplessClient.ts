@@ -86,7 +86,7 @@ export class OtplessClient {
    *   OtplessNetworkError, OtplessResponseError
    * @example
    * const { requestIds } = await client.sendMagicLink({
-   *   mobileNumber: '+919876543210',
+   *   mobileNumber: '+919876543210', // or the service's '919876543210': bare digits carry the country code
    *   redirectUri: 'https://example.com/login/callback',
    *   expiry: 600,
    *   channel: 'SMS',

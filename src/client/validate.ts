@@ -1,18 +1,29 @@
 import type { EndpointName } from '../wire/endpoints.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
 import { OtplessInputError } from '../errors.js';
-import { serviceDigits } from '../contact/phone.js';
+import { readServicePhone, serviceDigits } from '../contact/phone.js';
+import { readEmail } from '../contact/email.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 
 /** Arguments of `sendMagicLink`. At least one of `email` and `mobileNumber`. */
 export interface SendMagicLinkInput {
-  /** E-mail address to send the link to. */
+  /**
+   * E-mail address to send the link to: ASCII unless `allowInternationalEmail`; never with
+   * invisible, control, filler or look-alike characters. Sent with the domain in lower case.
+   */
   email?: string;
   /**
-   * Mobile number with country code, e.g. `919876543210` or `+91 (98765) 43-210`: a leading `+`,
-   * spaces, dashes, brackets and dots are removed, then 8 to 15 digits must remain.
+   * Mobile number with its country code: the service's digits (`919876543210`) or E.164
+   * (`+919876543210`; `00` for `+` works too). Bare digits always carry the country code, as in
+   * the service's own format. Spaces, dashes, brackets, dots and slashes are allowed. The number
+   * must be valid for its country (libphonenumber-js); it is sent as digits without `+`.
    */
   mobileNumber?: string;
+  /**
+   * Accept an international address (`josé@bücher.example`): sent with the local part as typed
+   * (NFC) and the domain as punycode (`xn--bcher-kva.example`). Default false.
+   */
+  allowInternationalEmail?: boolean;
   /** Absolute http(s) URL the user lands on after clicking the link, with `?code=...` added. */
   redirectUri: string;
   /** Link lifetime in seconds, an integer from 30 to 2592000 (service default 300). */
@@ -21,7 +32,7 @@ export interface SendMagicLinkInput {
   channel?: MagicLinkChannel;
 }
 
-/** `SendMagicLinkInput` after checking: mobile number reduced to digits. */
+/** `SendMagicLinkInput` after checking: the address in the form to send, the number as the service's digits. */
 export interface CheckedSendMagicLinkInput {
   email: string | undefined;
   mobileNumber: string | undefined;
@@ -31,14 +42,8 @@ export interface CheckedSendMagicLinkInput {
 
 /** No legitimate value comes near this; a huge one is a bug or an attack, not a login. */
 export const MAX_INPUT_LENGTH = 4096;
-const MAX_EMAIL_LENGTH = 254;
-// Deliberately loose (RFC 5322 is not worth matching): one @, no spaces, a dotted domain.
-const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(?:\.[^\s@.]+)+$/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it rejects
 const CONTROL = /[\x00-\x1f\x7f]/;
-// Unicode controls and invisible format characters (RTL override, zero-width space and joiner):
-// an address that displays as another one must not get a link.
-const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 
 function invalid(endpoint: EndpointName, field: string, what: string): OtplessInputError {
   return new OtplessInputError(field, `OTPless ${endpoint}: ${field} ${what}`);
@@ -52,27 +57,27 @@ export function checkSendMagicLinkInput(input: SendMagicLinkInput): CheckedSendM
   const endpoint = 'sendMagicLink';
   if (typeof input !== 'object' || input === null)
     throw invalid(endpoint, 'input', 'must be an object with redirectUri and email or mobileNumber');
-  const { email, mobileNumber, redirectUri, expiry } = input;
+  const { email, mobileNumber, redirectUri, expiry, allowInternationalEmail } = input;
 
   if (email === undefined && mobileNumber === undefined) {
     throw invalid(endpoint, 'email|mobileNumber', 'missing: give an email, a mobileNumber, or both');
   }
-  if (
-    email !== undefined &&
-    (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || INVISIBLE.test(email) || !EMAIL.test(email))
-  ) {
-    throw invalid(endpoint, 'email', 'is not a valid e-mail address');
+  let address: string | undefined;
+  if (email !== undefined) {
+    address = readEmail(email, { international: allowInternationalEmail === true }).address;
+    if (address === undefined) throw invalid(endpoint, 'email', 'is not a valid e-mail address');
   }
   let digits: string | undefined;
   if (mobileNumber !== undefined) {
-    digits = serviceDigits(mobileNumber);
-    if (digits === undefined) {
+    const e164 = readServicePhone(mobileNumber).e164;
+    if (e164 === undefined) {
       throw invalid(
         endpoint,
         'mobileNumber',
-        'must be 8 to 15 digits including the country code, e.g. 919876543210 (a leading + is allowed)',
+        'must be a valid mobile number with its country code, e.g. 919876543210 or +919876543210',
       );
     }
+    digits = serviceDigits(e164);
   }
   if (typeof redirectUri !== 'string' || redirectUri.length > MAX_INPUT_LENGTH || !isHttpUrl(redirectUri)) {
     throw invalid(endpoint, 'redirectUri', 'must be an absolute http(s) URL, e.g. https://example.com/login/callback');
@@ -90,7 +95,7 @@ export function checkSendMagicLinkInput(input: SendMagicLinkInput): CheckedSendM
       `must be an integer number of seconds from ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`,
     );
   }
-  return { email, mobileNumber: digits, redirectUri, expiry };
+  return { email: address, mobileNumber: digits, redirectUri, expiry };
 }
 
 function isHttpUrl(value: string): boolean {

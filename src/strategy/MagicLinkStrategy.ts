@@ -402,6 +402,9 @@ export class MagicLinkStrategy {
     const record = buildLoginRecord(req, profile, risk, login.token, Date.now());
     if (login.handoff) record.handoff = true;
     writeRecordOnLogin(req, record);
+    // Send limits: a login that went through clears the send counts of what it verified (best effort).
+    const verified = profile.identities.filter((i) => i.verified);
+    await Promise.all(verified.map((i) => this.settings.limiter?.resetDestination(i.value).catch(() => undefined)));
     this.success(user, info);
   }
 

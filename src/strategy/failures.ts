@@ -162,8 +162,9 @@ export function statusForServiceError(err: unknown): number {
  */
 export function serviceFieldOf(err: unknown): 'email' | 'mobile' | undefined {
   const errorCode = apiFields(err)?.errorCode;
-  if (errorCode === INVALID_EMAIL_ERROR_CODE) return 'email';
-  if (errorCode === INVALID_PHONE_ERROR_CODE) return 'mobile';
+  // A refused address or e-mail channel (7104, 7105); a refused number or phone channel (7102, 7103).
+  if (errorCode === INVALID_EMAIL_ERROR_CODE || errorCode === SERVICE_ERROR_CODES.invalidEmailChannel) return 'email';
+  if (errorCode === INVALID_PHONE_ERROR_CODE || errorCode === SERVICE_ERROR_CODES.invalidPhoneChannel) return 'mobile';
   return undefined;
 }
 

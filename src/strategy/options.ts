@@ -7,6 +7,11 @@ import { boolOption, intOption, oneOfOption, optionError, optionsObject } from '
 import { Handoff } from '../flow/handoff.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import type { FlowStore } from '../stores/types.js';
+import { isCountryCode } from '../contact/phone.js';
+import type { CountryCode } from '../contact/phone.js';
+import { SendLimiter } from '../limits/index.js';
+import type { SendLimitsOptions } from '../limits/index.js';
+import { checkSendLimits } from '../limits/options.js';
 
 /** The extra calls a login can make after the code is verified. */
 export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
@@ -45,6 +50,19 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   name?: string;
   /** Policy for the verdict stored at login (the guards can re-assess under their own). */
   riskPolicy?: RiskPolicy;
+  /**
+   * ISO 3166-1 alpha-2 code (`'US'`, `'IN'`) in which a mobile number typed without `+` or `00`
+   * is read. Default none: such a number is refused with a message asking for the country code.
+   */
+  defaultCountry?: CountryCode;
+  /** Accept e-mail addresses with non-ASCII letters (`josé@bücher.example`). Default false. */
+  allowInternationalEmail?: boolean;
+  /**
+   * Limits on `send()` per client IP and per destination: options (see `SendLimitsOptions`), a
+   * `SendLimiter` of your own, or `false` for none. Default: 5 per destination and 20 per IP per
+   * 15 minutes, in memory.
+   */
+  limits?: SendLimitsOptions | SendLimiter | false;
 }
 
 /** Options after checking, with defaults applied. */
@@ -60,7 +78,13 @@ export interface ResolvedStrategyOptions {
   passReqToCallback: boolean;
   name: string;
   riskPolicy: RiskPolicy | undefined;
+  defaultCountry: CountryCode | undefined;
+  allowInternationalEmail: boolean;
+  limiter: SendLimiter | undefined;
 }
+
+/** The words of a bad `defaultCountry`, for the strategy's and `send()`'s option errors. */
+export const COUNTRY_EXPECTED = "an ISO 3166-1 alpha-2 country code in upper case, such as 'US' or 'IN'";
 
 const PREFIX = 'MagicLinkStrategy';
 
@@ -97,6 +121,12 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   const riskPolicy =
     options.riskPolicy === undefined ? undefined : checkRiskPolicy(options.riskPolicy, PREFIX, 'riskPolicy');
 
+  if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
+    throw optionError(PREFIX, 'defaultCountry', COUNTRY_EXPECTED);
+  }
+  const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
+  const limiter = resolveLimiter(options.limits);
+
   let client: OtplessClient;
   if (options.client !== undefined) {
     if (!(options.client instanceof OtplessClient)) throw optionError(PREFIX, 'client', 'an OtplessClient');
@@ -118,7 +148,19 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
     riskPolicy,
+    defaultCountry: options.defaultCountry,
+    allowInternationalEmail: allowInternationalEmail ?? false,
+    limiter,
   };
+}
+
+/** `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one. */
+function resolveLimiter(limits: MagicLinkStrategyOptions['limits']): SendLimiter | undefined {
+  if (limits === false) return undefined;
+  if (limits instanceof SendLimiter) return limits;
+  // Checked here first, so that errors name `limits.<option>` of the strategy.
+  checkSendLimits(PREFIX, limits, 'limits.');
+  return new SendLimiter(limits);
 }
 
 function isHttpUrl(value: string): boolean {

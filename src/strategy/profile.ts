@@ -11,7 +11,7 @@ import type {
   UserInfo,
 } from '../wire/types.js';
 import type { RiskVerdict } from '../risk/index.js';
-import { serviceDigits, toE164 } from '../contact/phone.js';
+import { readServicePhone, verifiedPhone } from '../contact/phone.js';
 
 /** One verified identity, the same shape whichever call reported it (spec 2.3). */
 export interface MagicLinkIdentity {
@@ -82,15 +82,17 @@ export interface MagicLinkProfile {
 /** Builds the profile from whatever answers the login gathered. */
 export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | undefined): MagicLinkProfile {
   const { verification, tokenValidation, secureInfo, userInfo } = answers;
-  const identities = mergeIdentities([
-    ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
-    // A successful code verification is itself the proof: an identity it reports without a
-    // `verified` member was verified by it. Its time is `verifiedTimestamp` (epoch ms), or
-    // `verifiedAt` (ISO) in the older shape of the answer.
-    ...(verification?.userDetails.identities ?? []).map((i) =>
-      normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp ?? i.verifiedAt),
-    ),
-  ]);
+  const identities = mergeIdentities(
+    [
+      ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
+      // A successful code verification is itself the proof: an identity it reports without a
+      // `verified` member was verified by it. Its time is `verifiedTimestamp` (epoch ms), or
+      // `verifiedAt` (ISO) in the older shape of the answer.
+      ...(verification?.userDetails.identities ?? []).map((i) =>
+        normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp ?? i.verifiedAt),
+      ),
+    ].filter((i) => i !== undefined),
+  );
 
   const emails = contactList(
     identities.filter((i) => i.type === 'EMAIL').map((i) => ({ value: i.value, verified: i.verified })),
@@ -144,10 +146,13 @@ interface RawIdentity {
   name?: string;
 }
 
-function normalizeIdentity(raw: RawIdentity, when: string | number | undefined): MagicLinkIdentity {
+/** One identity in the profile's shape; `undefined` for a mobile identity that is no number (never shown as one). */
+function normalizeIdentity(raw: RawIdentity, when: string | number | undefined): MagicLinkIdentity | undefined {
+  const value = raw.identityType === 'MOBILE' ? verifiedPhone(raw.identityValue) : raw.identityValue;
+  if (value === undefined) return undefined;
   const identity: MagicLinkIdentity = {
     type: raw.identityType,
-    value: raw.identityType === 'MOBILE' ? toE164(raw.identityValue) : raw.identityValue,
+    value,
     methods: Array.isArray(raw.methods) ? [...raw.methods] : [],
     verified: raw.verified === true,
   };
@@ -186,10 +191,21 @@ function contactList(
   return out;
 }
 
-/** User info may give the number with or without `+` and country code; E.164 or nothing. */
+/**
+ * User info may give the number with or without `+` and country code, and split into
+ * `country_code` and `national_phone_number`. The split form is unambiguous, so it goes first
+ * (bare national digits would read as another country's number). E.164 when valid, else nothing.
+ */
 function userInfoPhone(info: UserInfo | undefined): string | undefined {
-  const raw = info?.phone_number;
+  if (!info) return undefined;
+  if (info.country_code && info.national_phone_number) {
+    const split = readServicePhone(`${info.country_code}${info.national_phone_number}`).e164;
+    if (split !== undefined) return split;
+  }
+  const raw = info.phone_number;
   if (!raw) return undefined;
-  const digits = serviceDigits(raw);
-  return digits === undefined ? undefined : toE164(digits);
+  // Bare digits carry the country code only when they start with the one given beside them.
+  const cc = info.country_code?.replace(/\D/g, '');
+  const international = raw.startsWith('+') || (cc !== undefined && cc !== '' && raw.startsWith(cc));
+  return international ? readServicePhone(raw).e164 : undefined;
 }

@@ -15,6 +15,13 @@ import { OtplessSetupError } from '../errors.js';
 import { summarizeDevice } from '../flow/device.js';
 import { withFlowParam } from '../flow/handoff.js';
 import { newFlowId, newMatchNumber } from '../flow/seal.js';
+import { isCountryCode, readTypedPhone } from '../contact/phone.js';
+import type { CountryCode, PhoneProblem } from '../contact/phone.js';
+import { readEmail } from '../contact/email.js';
+import type { EmailProblem } from '../contact/email.js';
+import { COUNTRY_EXPECTED } from './options.js';
+import { takeSendBudget } from './sendLimits.js';
+import type { LimitedDestination } from './sendLimits.js';
 
 /**
  * Options of `strategy.send()`. Posts from other sites are refused (403 `CROSS_SITE`): a browser
@@ -23,8 +30,10 @@ import { newFlowId, newMatchNumber } from '../flow/seal.js';
 export interface SendOptions {
   /** Body field with the e-mail address. Default 'email'. */
   emailField?: string;
-  /** Body field with the mobile number (country code first; `+`, spaces and dashes allowed). Default 'mobile'. */
+  /** Body field with the mobile number (`+` and the country code, or national in `defaultCountry`). Default 'mobile'. */
   mobileField?: string;
+  /** The strategy's `defaultCountry` for this route (a site per country, say). */
+  defaultCountry?: CountryCode;
   /** Where a browser (a form post, not a JSON client) goes once the link is sent, e.g. '/check-inbox'. */
   successRedirect?: string;
   /** Where a browser goes when sending failed; `?error=<reason>&field=<field>` is added. */
@@ -41,9 +50,24 @@ const MAX_FIELD_LENGTH = 320;
 const MESSAGES = {
   none: 'Enter an e-mail address or a mobile number.',
   email: 'Enter a valid e-mail address, such as name@example.com.',
-  mobile: 'Enter a mobile number with its country code, such as +14155550123.',
+  mobile: 'Enter a valid mobile number with its country code, such as +14155550123.',
   service: 'The sign-in link could not be sent right now. Please try again in a moment.',
   crossSite: 'This sign-in request did not come from this site.',
+};
+/** What a person reads for each way an address can be wrong. */
+const EMAIL_PROBLEMS: Record<EmailProblem, string> = {
+  format: MESSAGES.email,
+  hidden: 'Enter the e-mail address again, typed rather than pasted: it contains invisible characters.',
+  lookalike:
+    'Enter the e-mail address again: it contains look-alike characters (full-width letters, or letters of different alphabets).',
+  international: 'Enter the e-mail address in plain letters (a-z, digits, dots), such as name@example.com.',
+};
+/** What a person reads for each way a number can be wrong. */
+const PHONE_PROBLEMS: Record<PhoneProblem, string> = {
+  format: 'Enter the mobile number in digits, such as +14155550123 (spaces, dashes and brackets are fine).',
+  countryCode: 'Enter the mobile number with its country code: add + and the code first, such as +1 415 555 0123.',
+  invalid: 'Enter a valid mobile number: this one has too many or too few digits for its country, or is not in use.',
+  kind: 'Enter a mobile number: premium-rate, toll-free and shared-cost numbers cannot get sign-in links.',
 };
 
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
@@ -57,8 +81,15 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     }
   }
   functionOption(OWNER, options, 'onError');
+  if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
+    throw optionError(OWNER, 'defaultCountry', COUNTRY_EXPECTED);
+  }
+  const defaultCountry = options.defaultCountry ?? settings.defaultCountry;
+  const international = settings.allowInternationalEmail;
 
   const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
+    // On every answer to a refused send, whoever writes it: when a send is allowed again.
+    if (err.retryAfterSeconds !== undefined && !res.headersSent) res.setHeader('Retry-After', err.retryAfterSeconds);
     if (options.onError) return options.onError(err, req, res, next);
     if (wantsJson(req)) return sendJson(res, err.status, err);
     if (options.failureRedirect) {
@@ -93,6 +124,25 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     const mobile = readField(body, mobileField, 'mobile');
     if (email === undefined && mobile === undefined) throw invalid(MESSAGES.none, undefined);
 
+    // Read by the package's one rule for each (contact/), so the limits count what is sent.
+    const destinations: LimitedDestination[] = [];
+    let address: string | undefined;
+    if (email !== undefined) {
+      const reading = readEmail(email, { international });
+      if (reading.problem) throw invalid(EMAIL_PROBLEMS[reading.problem], emailField);
+      address = reading.address;
+      destinations.push({ value: address, field: emailField });
+    }
+    let e164: string | undefined;
+    if (mobile !== undefined) {
+      const reading = readTypedPhone(mobile, defaultCountry);
+      if (reading.problem) throw invalid(PHONE_PROBLEMS[reading.problem], mobileField);
+      e164 = reading.e164;
+      destinations.push({ value: e164, field: mobileField });
+    }
+
+    // After the checks, so invalid input costs nothing.
+    const refund = settings.limiter ? await takeSendBudget(settings.limiter, req, destinations) : undefined;
     const now = Date.now();
     const expiresAt = now + (settings.expiry ?? EXPIRY_DEFAULT_SECONDS) * 1000;
     // Our own binding nonce rides in the link: the callback finds this send by it before it
@@ -102,21 +152,24 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     if (settings.handoff && match) {
       const asking = { ...summarizeDevice(req.headers['user-agent']), at: now };
       // Stored before the link leaves: a phone can open it within a second.
-      await settings.handoff.start(flowId, { m: match, exp: expiresAt, a: asking }, now).catch((err: unknown) => {
+      await settings.handoff.start(flowId, { m: match, exp: expiresAt, a: asking }, now).catch(async (err: unknown) => {
+        await refund?.(); // nothing was sent
         throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', MESSAGES.service, undefined, asError(err));
       });
     }
     let response;
     try {
       response = await settings.client.sendMagicLink({
-        ...(email !== undefined ? { email } : {}),
-        // The client reads separators and `+` by the package's one phone rule (contact/phone.ts).
-        ...(mobile !== undefined ? { mobileNumber: mobile } : {}),
+        ...(address !== undefined ? { email: address, allowInternationalEmail: international } : {}),
+        ...(e164 !== undefined ? { mobileNumber: e164 } : {}),
         redirectUri: withFlowParam(settings.callbackURL, flowId),
         ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
       });
     } catch (err) {
       await settings.handoff?.discard(flowId).catch(() => undefined);
+      // The service answered and refused: nothing was sent, so nothing is counted. After a
+      // timeout or a broken connection a message may have gone out: those stay counted.
+      if (refund && (isOtplessError(err, 'API_ERROR') || isOtplessError(err, 'INVALID_INPUT'))) await refund();
       throw toSendError(err, emailField, mobileField);
     }
 

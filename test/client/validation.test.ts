@@ -57,6 +57,21 @@ describe('sendMagicLink input is checked before any request', () => {
     ['mobileNumber', { mobileNumber: 919876543210, redirectUri }],
     ['mobileNumber', { mobileNumber: long, redirectUri }],
     ['mobileNumber', { email: 'ada@example.com', mobileNumber: 'abc', redirectUri }],
+    // Valid shapes, but no number of their country: refused before any call.
+    ['mobileNumber', { mobileNumber: '12345678', redirectUri }],
+    ['mobileNumber', { mobileNumber: '+1 123 456 7890', redirectUri }],
+    ['mobileNumber', { mobileNumber: '+44 7700 900123', redirectUri }],
+    // Premium-rate and toll-free numbers get no link (SMS pumping earns on the first).
+    ['mobileNumber', { mobileNumber: '+1 900 555 0100', redirectUri }],
+    ['mobileNumber', { mobileNumber: '+1 800 555 0100', redirectUri }],
+    // Look-alike digits and an extension are not digits of a number.
+    [
+      'mobileNumber',
+      { mobileNumber: '+\uff19\uff11\uff19\uff18\uff17\uff16\uff15\uff14\uff13\uff12\uff11\uff10', redirectUri },
+    ],
+    ['mobileNumber', { mobileNumber: '+1 415 555 0123 ext. 5', redirectUri }],
+    ['email', { email: 'ａda@example.com', redirectUri }],
+    ['email', { email: 'josé@bücher.example', redirectUri }],
     ['redirectUri', { email: 'ada@example.com' }],
     ['redirectUri', { email: 'ada@example.com', redirectUri: '/relative/path' }],
     ['redirectUri', { email: 'ada@example.com', redirectUri: 'javascript:alert(1)' }],
@@ -108,12 +123,26 @@ describe('valid edge values are accepted', () => {
     // The strategy's send() and the client read numbers by one rule (contact/phone.ts).
     await client.sendMagicLink({ mobileNumber: '(91) 9876.543210', redirectUri });
     expect(server.requests.at(-1)?.query.mobile_number).toBe('919876543210');
+    // Bare digits are the service's own form: the country code is in them. `00` works like `+`.
+    await client.sendMagicLink({ mobileNumber: '0091 98765 43210', redirectUri });
+    expect(server.requests.at(-1)?.query.mobile_number).toBe('919876543210');
     await client.sendMagicLink({
-      mobileNumber: '12345678',
+      mobileNumber: '14155550123',
       redirectUri: 'http://localhost:3000/cb',
       expiry: 2_592_000,
     });
+    expect(server.requests.at(-1)?.query.mobile_number).toBe('14155550123');
     expect(server.requests.at(-1)?.query.expiry).toBe('2592000');
     await client.verifyCode('x'.repeat(4096));
+  });
+
+  it('sends the domain of an address in lower case and the local part as typed', async () => {
+    await client.sendMagicLink({ email: 'Ada.Lovelace@Example.COM', redirectUri });
+    expect(server.requests.at(-1)?.query.email).toBe('Ada.Lovelace@example.com');
+  });
+
+  it('sends an international address, when allowed, with its domain as punycode', async () => {
+    await client.sendMagicLink({ email: 'josé@Bücher.example', redirectUri, allowInternationalEmail: true });
+    expect(server.requests.at(-1)?.query.email).toBe('josé@xn--bcher-kva.example');
   });
 });

@@ -33,7 +33,7 @@ if (!existsSync(CHROMIUM)) {
       sessionKeys: ['e2e-demo-session-key-0123456789'],
       devInboxUrl: `${emulator.authUrl}/`,
       // Every test signs in from 127.0.0.1: the per-IP limit would stop the suite, not a person.
-      limits: { ip: { limit: 100, windowMs: 60_000 }, destination: { limit: 3, windowMs: 600_000 } },
+      limits: { perIp: { limit: 100, windowSeconds: 60 }, perDestination: { limit: 3, windowSeconds: 600 } },
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -7,6 +7,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { Browser } from './helpers/browser.js';
 import { ensureBuilt } from './helpers/ensureBuild.js';
 import { linkTo } from './helpers/inbox.js';
+import type { SendLimitsOptions } from '../../src/index.js';
 
 await ensureBuilt();
 const { createApp } = await import('../../examples/api-json/app.mjs');
@@ -33,7 +34,12 @@ interface Api {
   client: Browser;
 }
 
-async function start(sendLimit = { limit: 100, windowMs: 60_000 }): Promise<Api> {
+async function start(
+  limits: SendLimitsOptions = {
+    perIp: { limit: 100, windowSeconds: 60 },
+    perDestination: { limit: 100, windowSeconds: 60 },
+  },
+): Promise<Api> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -43,7 +49,7 @@ async function start(sendLimit = { limit: 100, windowMs: 60_000 }): Promise<Api>
     otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
     frontendCallbackURL: frontend,
     sessionKeys: ['api-example-session-key-0123456789'],
-    sendLimit,
+    limits,
     log: () => {},
   });
   server.on('request', app);
@@ -201,13 +207,20 @@ describe('api-json example', () => {
   });
 
   it('limits sends per IP with a JSON 429', async () => {
-    const api = await start({ limit: 2, windowMs: 60_000 });
+    const api = await start({ perIp: { limit: 2, windowSeconds: 60 } });
     for (const email of ['l1@example.com', 'l2@example.com']) {
       expect((await api.client.postJson('/api/auth/magic-link', { email }, star)).status).toBe(200);
     }
     const limited = await api.client.postJson('/api/auth/magic-link', { email: 'l3@example.com' }, star);
     expect(limited.status).toBe(429);
-    expect(limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
-    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(limited.json()).toEqual({
+      error: {
+        code: 'RATE_LIMITED',
+        message: 'Too many sign-in links were asked for from this network. Try again in 1 minute.',
+        retryAfterSeconds: expect.any(Number),
+      },
+    });
+    const body = limited.json() as { error: { retryAfterSeconds: number } };
+    expect(Number(limited.headers.get('retry-after'))).toBe(body.error.retryAfterSeconds);
   });
 });

@@ -30,7 +30,9 @@ interface Demo {
 
 function runDemo(env: Record<string, string | undefined>): Demo {
   const clean = { ...process.env };
-  for (const name of ['OTPLESS_CLIENT_ID', 'OTPLESS_CLIENT_SECRET', 'CALLBACK_URL', 'PORT']) delete clean[name];
+  for (const name of ['OTPLESS_CLIENT_ID', 'OTPLESS_CLIENT_SECRET', 'CALLBACK_URL', 'PORT', 'DEFAULT_COUNTRY']) {
+    delete clean[name];
+  }
   const child = spawn(process.execPath, ['examples/demo.mjs'], {
     cwd: ROOT,
     env: { ...clean, ...env },
@@ -102,5 +104,31 @@ describe('npm run demo', () => {
     expect(await demo.exited).toBe(1);
     expect(demo.output()).toContain('missing: OTPLESS_CLIENT_SECRET, CALLBACK_URL');
     expect(demo.output()).not.toContain('some-id');
+  });
+
+  it('reads DEFAULT_COUNTRY, and on the emulator lets every dev-inbox scenario be tried in a row', async () => {
+    const demo = runDemo({ PORT: '0', DEFAULT_COUNTRY: 'us' });
+    const output = await demo.waitFor(/Press Ctrl-C to stop/);
+    const url = /Open (http:\/\/\S+)/.exec(output)![1]!;
+    expect(await (await fetch(url)).text()).toContain('read as US numbers');
+    // Seven risk scenarios, each a link of its own, to one number typed without its country code.
+    for (let i = 0; i < 8; i++) {
+      const sent = await fetch(`${url}/auth/magic-link`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'contact=(415)%20555-0123',
+      });
+      expect(sent.status).toBe(303);
+      expect(sent.headers.get('location')).toBe('/check-inbox');
+    }
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+  });
+
+  it('says what DEFAULT_COUNTRY must be', async () => {
+    const demo = runDemo({ PORT: '0', DEFAULT_COUNTRY: 'Narnia' });
+    expect(await demo.exited).toBe(1);
+    expect(demo.output()).toContain('DEFAULT_COUNTRY must be a two-letter country code such as US or IN');
   });
 });

@@ -5,15 +5,16 @@ import { Browser, visibleText } from './helpers/browser.js';
 import type { Page } from './helpers/browser.js';
 import { ensureBuilt } from './helpers/ensureBuild.js';
 import { linkTo, openLink } from './helpers/inbox.js';
+import type { CountryCode, SendLimitsOptions } from '../../src/index.js';
 
 // The example imports 'passport-otpless' (dist/): build it first if src/ changed.
 await ensureBuilt();
-const { startApp, DEFAULT_LIMITS } = await import('../../examples/express-cookie-session/app.mjs');
+const { startApp } = await import('../../examples/express-cookie-session/app.mjs');
 type Started = Awaited<ReturnType<typeof startApp>>;
-type Limits = typeof DEFAULT_LIMITS;
+type Limits = SendLimitsOptions | false;
 
 const CLIENT = { clientId: 'cookie-example-client', clientSecret: 'cookie-example-secret-value' };
-const ROOMY: Limits = { ip: { limit: 100, windowMs: 60_000 }, destination: { limit: 100, windowMs: 60_000 } };
+const ROOMY: Limits = { perIp: { limit: 100, windowSeconds: 60 }, perDestination: { limit: 100, windowSeconds: 60 } };
 
 let emulator: Emulator;
 const apps: Started[] = [];
@@ -31,12 +32,16 @@ afterAll(async () => {
   await emulator.close();
 });
 
-async function start(limits: Limits = ROOMY): Promise<{ app: Started; browser: Browser }> {
+async function start(
+  limits: Limits = ROOMY,
+  defaultCountry?: CountryCode,
+): Promise<{ app: Started; browser: Browser }> {
   const app = await startApp({
     otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
     sessionKeys: ['a-test-session-key-0123456789'],
     devInboxUrl: `${emulator.authUrl}/`,
     limits,
+    ...(defaultCountry ? { defaultCountry } : {}),
     log: (line) => logged.push(line),
   });
   apps.push(app);
@@ -102,7 +107,7 @@ describe('express-cookie-session example', () => {
   it.each([
     ['', 'Enter an e-mail address or a mobile number.'],
     ['jane@', 'Enter a valid e-mail address, such as name@example.com.'],
-    ['12', 'Enter a mobile number with its country code'],
+    ['12', 'Enter the mobile number with its country code'],
   ])('shows the error next to the field for %j, keeping the text', async (contact, message) => {
     const { browser } = await start();
     const page = await browser.postForm('/auth/magic-link', { contact });
@@ -122,34 +127,59 @@ describe('express-cookie-session example', () => {
     expect(page.text).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@x"');
   });
 
-  it('allows three links per destination in ten minutes, however the address is typed', async () => {
-    const { browser } = await start({ ip: { limit: 100, windowMs: 60_000 }, destination: DEFAULT_LIMITS.destination });
-    for (const contact of ['sam@example.com', 'SAM@example.com', ' sam@Example.com ']) {
+  it('allows five links per destination in 15 minutes (the library default), however it is typed', async () => {
+    const { browser } = await start({ perIp: { limit: 100, windowSeconds: 900 } }, 'GB');
+    for (const contact of [
+      'sam@example.com',
+      'SAM@example.com',
+      ' sam@Example.com ',
+      'sam+news@example.com',
+      'Sam+x@EXAMPLE.com',
+    ]) {
       expect((await browser.postForm('/auth/magic-link', { contact })).status).toBe(303);
     }
     const refused = await browser.postForm('/auth/magic-link', { contact: 'sam@example.com' });
     expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
-    expect(visibleText(refused.text)).toContain('Too many sign-in links were asked for. Please wait a few minutes');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(visibleText(refused.text)).toContain(
+      'Too many sign-in links were sent to this e-mail address. Try again in 15 minutes.',
+    );
     expect(refused.text).toContain('value="sam@example.com"');
-    expect(emulator.outbox().filter((e) => e.to === 'sam@example.com')).toHaveLength(3);
-    // Another destination is not affected; the same phone in another format is.
+    expect(emulator.outbox().filter((e) => /^sam(\+\w+)?@example\.com$/i.test(e.to))).toHaveLength(5);
+    // Another destination is not affected; the same phone in another format is (read in GB).
     expect((await browser.postForm('/auth/magic-link', { contact: 'other@example.com' })).status).toBe(303);
-    for (const contact of ['+44 7700 900123', '447700900123', '+44 (7700) 900-123']) {
+    for (const contact of [
+      '+44 7400 123456',
+      '07400 123456',
+      '+44 (0)7400 123-456',
+      '0044 7400 123456',
+      '7400123456',
+    ]) {
       expect((await browser.postForm('/auth/magic-link', { contact })).status).toBe(303);
     }
-    expect((await browser.postForm('/auth/magic-link', { contact: '+447700900123' })).status).toBe(429);
+    expect((await browser.postForm('/auth/magic-link', { contact: '+447400123456' })).status).toBe(429);
   });
 
-  it('allows five sends a minute per visitor IP, whatever the destinations', async () => {
-    const { browser } = await start(DEFAULT_LIMITS);
+  it('limits sends per visitor IP, whatever the destinations', async () => {
+    const { browser } = await start({ perIp: { limit: 5, windowSeconds: 60 } });
     for (let i = 0; i < 5; i += 1) {
       expect((await browser.postForm('/auth/magic-link', { contact: `user${i}@example.com` })).status).toBe(303);
     }
     const refused = await browser.postForm('/auth/magic-link', { contact: 'user5@example.com' });
     expect(refused.status).toBe(429);
-    expect(visibleText(refused.text)).toContain('Too many sign-in links');
+    expect(visibleText(refused.text)).toContain(
+      'Too many sign-in links were asked for from this network. Try again in 1 minute.',
+    );
     expect(emulator.outbox().some((e) => e.to === 'user5@example.com')).toBe(false);
+  });
+
+  it('reads a number without a country code in defaultCountry, and says so on the form', async () => {
+    const { browser } = await start(ROOMY, 'US');
+    expect(visibleText((await browser.get('/')).text)).toContain('read as US numbers');
+    expect((await browser.postForm('/auth/magic-link', { contact: '(415) 555-0123' })).status).toBe(303);
+    const callback = await openLink(browser, linkTo(emulator, '+14155550123'));
+    expect(callback.status).toBe(303);
+    expect(visibleText((await browser.get('/account')).text)).toMatch(/Mobile \+14155550123 Confirmed/);
   });
 
   it.each([

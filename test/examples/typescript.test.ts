@@ -42,9 +42,9 @@ afterAll(async () => {
 
 describe('typescript example', () => {
   it('logs in and answers /me from the typed req.user', async () => {
-    const sent = await browser.postJson('/auth/magic-link', { mobile: '+44 7700 900123' });
+    const sent = await browser.postJson('/auth/magic-link', { mobile: '+44 7400 123456' });
     expect(sent.status).toBe(200);
-    const callback = await openLink(browser, linkTo(emulator, '+447700900123'));
+    const callback = await openLink(browser, linkTo(emulator, '+447400123456'));
     expect(callback.status).toBe(302);
     expect(callback.location).toMatch(/\/me$/);
 
@@ -52,8 +52,8 @@ describe('typescript example', () => {
     expect(me.status).toBe(200);
     expect(me.json()).toEqual({
       id: expect.any(String),
-      displayName: 'User 0123',
-      phone: '+447700900123',
+      displayName: 'User 3456',
+      phone: '+447400123456',
       verified: ['MOBILE'],
       canSms: true,
     });

@@ -323,3 +323,77 @@ describe('send() misuse', () => {
     await strategy.client.close();
   });
 });
+
+describe('send(): numbers and addresses by the one rule of each', () => {
+  it('never sends (415) 555-0123 to Switzerland: without defaultCountry it asks for the country code', async () => {
+    const h = await harness();
+    const before = h.emulator.outbox().length;
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ mobile: '(415) 555-0123' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'mobile',
+      message: 'Enter the mobile number with its country code: add + and the code first, such as +1 415 555 0123.',
+    });
+    expect(h.emulator.outbox().length).toBe(before);
+  });
+
+  it('reads it in defaultCountry, and sends the service its digits with the country code', async () => {
+    const h = await harness({ strategy: { defaultCountry: 'US' } });
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ mobile: '(415) 555-0123' });
+    expect(res.status).toBe(200);
+    expect(h.emulator.outbox().at(-1)?.to).toBe('14155550123');
+  });
+
+  it('lets send({ defaultCountry }) override the strategy’s', async () => {
+    const h = await harness({ strategy: { defaultCountry: 'US' }, send: { defaultCountry: 'IN' } });
+    expect((await h.browser().post('/auth/magic-link').set(json).send({ mobile: '98765 43210' })).status).toBe(200);
+    expect(h.emulator.outbox().at(-1)?.to).toBe('919876543210');
+  });
+
+  it.each([
+    ['a number too short for its country', '+91 98765 4321', 'too many or too few digits'],
+    ['a premium-rate number', '+1 900 555 0100', 'premium-rate'],
+    ['full-width digits', '+\uff11\uff14\uff11\uff15\uff15\uff15\uff15\uff10\uff11\uff12\uff13', 'in digits'],
+  ])('refuses %s before any call, with a message saying why', async (_name, mobile, words) => {
+    const h = await harness({ strategy: { defaultCountry: 'US' } });
+    const before = h.emulator.outbox().length;
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ mobile });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'mobile' });
+    expect(res.body.error.message).toContain(words);
+    expect(h.emulator.outbox().length).toBe(before);
+  });
+
+  it.each([
+    ['a zero-width space', 'ada@exam\u200bple.com', 'invisible characters'],
+    ['a Hangul filler', 'ada\u3164@example.com', 'invisible characters'],
+    ['a right-to-left override', 'ada\u202e@example.com', 'invisible characters'],
+    ['full-width letters', 'ａｄａ@example.com', 'look-alike characters'],
+    ['a Cyrillic letter in a Latin domain, international allowed', 'ada@pаypal.com', 'look-alike characters'],
+    ['an international address (not allowed)', 'josé@example.com', 'plain letters'],
+  ])('refuses an address with %s before any call', async (name, email, words) => {
+    const h = await harness({ strategy: { allowInternationalEmail: name.endsWith('international allowed') } });
+    const before = h.emulator.outbox().length;
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ email });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'email' });
+    expect(res.body.error.message).toContain(words);
+    expect(h.emulator.outbox().length).toBe(before);
+  });
+
+  it('sends an international address, when allowed, with its domain as punycode', async () => {
+    const h = await harness({ strategy: { allowInternationalEmail: true } });
+    const res = await h.browser().post('/auth/magic-link').set(json).send({ email: 'josé@Bücher.example' });
+    expect(res.status).toBe(200);
+    expect(h.emulator.outbox().at(-1)?.to).toBe('josé@xn--bcher-kva.example');
+  });
+
+  it('shows the number of a login in E.164, typed nationally or not', async () => {
+    const h = await harness({ strategy: { defaultCountry: 'IN' } });
+    const browser = h.browser();
+    await browser.post('/auth/magic-link').set(json).send({ mobile: '098765 43210' });
+    expect((await browser.get(await clickLink(lastLinkTo(h.emulator, '919876543210')))).status).toBe(302);
+    expect((await browser.get('/me').set(json)).body.user.phone).toBe('+919876543210');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The keys sends are counted under: one per destination and one per client, however written.
+ * A shared store gets them hashed (`hashedKey`), so it never holds an e-mail address, a phone
+ * number or an IP address in the clear.
+ */
+import { createHash } from 'node:crypto';
+import { domainToASCII } from 'node:url';
+import { isIPv4, isIPv6 } from 'node:net';
+import { readServicePhone, verifiedPhone } from '../contact/phone.js';
+
+// eslint-disable-next-line no-control-regex -- the ASCII range is exactly what it names
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * One key per destination however it was written: a number as E.164; an e-mail address with
+ * its case folded and a `+tag` dropped from the local part (`Ada+x@Example.com` is
+ * `ada@example.com`), since those reach one inbox.
+ *
+ * @example
+ * destinationKey('Ada+promo@Example.com') === destinationKey('ada@example.com') // true
+ */
+export function destinationKey(destination: string): string {
+  return `d:${canonicalDestination(destination)}`;
+}
+
+/**
+ * One key per client: an IPv4 address, or an IPv6 address by its /64 (one subscriber gets a
+ * whole /64, so counting single addresses would count nothing). IPv4-mapped IPv6 is IPv4.
+ *
+ * @example
+ * ipKey('2001:db8::1') === ipKey('2001:db8::2') // true
+ */
+export function ipKey(ip: string | undefined): string {
+  return `i:${canonicalIp(ip)}`;
+}
+
+/**
+ * A key as a shared store keeps it: SHA-256, 132 bits in base64url. (A hash of a phone number
+ * can be brute-forced; it still keeps the numbers out of a dump, a `KEYS *` or a log.)
+ */
+export function hashedKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+/** The send route passes checked values (E.164, an address from readEmail); the app's own calls may not. */
+function canonicalDestination(destination: string): string {
+  const value = destination.trim();
+  const at = value.lastIndexOf('@');
+  if (at > 0) {
+    const local = value.slice(0, at).normalize('NFC').toLowerCase();
+    const domain = value.slice(at + 1);
+    const plus = local.indexOf('+');
+    const ascii = NON_ASCII.test(domain) ? domainToASCII(domain) || domain : domain.toLowerCase();
+    return `${plus > 0 ? local.slice(0, plus) : local}@${ascii}`;
+  }
+  if (/^\+[1-9]\d{6,14}$/.test(value)) return value;
+  return readServicePhone(value).e164 ?? verifiedPhone(value) ?? value;
+}
+
+function canonicalIp(ip: string | undefined): string {
+  if (ip === undefined || ip === '') return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  if (isIPv4(ip)) return ip;
+  if (!isIPv6(ip)) return ip;
+  return `${ipv6Groups(ip.split('%')[0] ?? ip)
+    .slice(0, 4)
+    .join(':')}::/64`;
+}
+
+/** The eight groups of an IPv6 address, `::` expanded (an IPv4 tail counts as two groups). */
+function ipv6Groups(ip: string): string[] {
+  const [head = '', tail] = ip.split('::');
+  const count = (part: string) => (part === '' ? [] : part.split(':'));
+  const headGroups = count(head);
+  if (tail === undefined) return headGroups.map(hex);
+  const tailGroups = count(tail);
+  const tailSize = tailGroups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const zeros = Array.from({ length: Math.max(0, 8 - headGroups.length - tailSize) }, () => '0');
+  return [...headGroups, ...zeros, ...tailGroups].map(hex);
+}
+
+function hex(group: string): string {
+  return group.includes('.') ? group : Number.parseInt(group, 16).toString(16);
+}

@@ -1,0 +1,136 @@
+import { intOption, optionError, unknownOptionError } from '../options.js';
+
+/**
+ * A budget: at most `limit` sends in a fixed window of `windowSeconds`.
+ *
+ * @example
+ * const threeIn10Minutes: SendLimit = { limit: 3, windowSeconds: 600 };
+ */
+export interface SendLimit {
+  /** Sends allowed in one window, 1 to 1,000,000. */
+  limit: number;
+  /** Length of the window in seconds, 1 to 604,800 (a week). */
+  windowSeconds: number;
+}
+
+/**
+ * The commands the Redis store sends, as node-redis v4/v5 clients (`createClient()` of the
+ * `redis` package) have them. The app owns the client: it connects it, listens for 'error'
+ * and quits it; the limiter only sends commands.
+ *
+ * @example
+ * const redis = createClient({ url: process.env.REDIS_URL });
+ * redis.on('error', (err) => log.warn(err.message));
+ * await redis.connect();
+ * new SendLimiter({ redis }); // redis fits SendLimitsRedisClient as it is
+ */
+export interface SendLimitsRedisClient {
+  /** node-redis sets this while connected; commands are not sent (the send fails closed) otherwise. */
+  readonly isReady: boolean;
+  eval: (...args: never[]) => unknown;
+  multi: (...args: never[]) => unknown;
+  del: (...args: never[]) => unknown;
+}
+
+/**
+ * Options of `SendLimiter` (and of the strategy's `limits`). Every field is optional.
+ *
+ * @example
+ * new MagicLinkStrategy({ ...credentials, callbackURL, limits: { perIp: { limit: 50, windowSeconds: 900 }, redis } }, verify);
+ */
+export interface SendLimitsOptions {
+  /** Sends per destination (an E.164 number, or an e-mail address folded), or `false`. Default 5 per 15 minutes. */
+  perDestination?: SendLimit | false;
+  /** Sends per client IP (an IPv6 address by its /64), or `false`. Default 20 per 15 minutes. */
+  perIp?: SendLimit | false;
+  /** Count in Redis through this connected node-redis client, so every instance shares the counts. Default: memory (one process). */
+  redis?: SendLimitsRedisClient;
+  /** Prefix of the Redis keys. Default 'otpless:limit:'. */
+  prefix?: string;
+}
+
+/**
+ * The defaults of `SendLimiter` and the strategy's `limits`, chosen for a real app: a person who mistypes or does not get the message asks
+ * again two or three times, so 5 per destination per 15 minutes never stops them, while it caps
+ * a bombed inbox or phone at 20 messages an hour. 20 per IP per 15 minutes leaves room for a
+ * household or an office behind one address; raise it for many users behind one carrier NAT.
+ *
+ * @example
+ * DEFAULT_SEND_LIMITS.perDestination // { limit: 5, windowSeconds: 900 }
+ */
+export const DEFAULT_SEND_LIMITS: Readonly<{ perDestination: Readonly<SendLimit>; perIp: Readonly<SendLimit> }> =
+  Object.freeze({
+    perDestination: Object.freeze({ limit: 5, windowSeconds: 15 * 60 }),
+    perIp: Object.freeze({ limit: 20, windowSeconds: 15 * 60 }),
+  });
+
+/** Options after checking, with defaults applied. */
+export interface ResolvedSendLimits {
+  perDestination: Readonly<SendLimit> | false;
+  perIp: Readonly<SendLimit> | false;
+  redis: SendLimitsRedisClient | undefined;
+  prefix: string;
+}
+
+const LIMITS_EXPECTED = 'an object with perDestination, perIp, redis or prefix (or false)';
+const KNOWN = ['perDestination', 'perIp', 'redis', 'prefix'] as const;
+const LIMIT_KEYS = ['limit', 'windowSeconds'];
+
+/**
+ * Checks send-limit options; each bad one throws a `TypeError` naming it under `path`
+ * (`'limits.'` when they are the strategy's `limits` option).
+ */
+export function checkSendLimits(owner: string, value: unknown, path = ''): ResolvedSendLimits {
+  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    if (path === '') throw new TypeError(`${owner}: options must be ${LIMITS_EXPECTED}`);
+    throw optionError(owner, path.slice(0, -1), LIMITS_EXPECTED);
+  }
+  const options = (value ?? {}) as SendLimitsOptions;
+  for (const key of Object.keys(options)) {
+    if (!(KNOWN as readonly string[]).includes(key)) throw unknownOptionError(owner, `${path}${key}`, KNOWN);
+  }
+  const prefix = options.prefix ?? 'otpless:limit:';
+  if (typeof prefix !== 'string' || prefix.length > 100) {
+    throw optionError(owner, `${path}prefix`, 'a string of at most 100 characters');
+  }
+  const redis = options.redis;
+  if (
+    redis !== undefined &&
+    (typeof redis !== 'object' || redis === null || typeof redis.eval !== 'function' || !('isReady' in redis))
+  ) {
+    throw optionError(owner, `${path}redis`, 'a node-redis client (createClient() of the redis package)');
+  }
+  return {
+    perDestination: checkLimit(owner, options, 'perDestination', path, DEFAULT_SEND_LIMITS.perDestination),
+    perIp: checkLimit(owner, options, 'perIp', path, DEFAULT_SEND_LIMITS.perIp),
+    redis,
+    prefix,
+  };
+}
+
+function checkLimit(
+  owner: string,
+  options: SendLimitsOptions,
+  name: 'perDestination' | 'perIp',
+  path: string,
+  fallback: Readonly<SendLimit>,
+): Readonly<SendLimit> | false {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (value === false) return false;
+  const expected = 'false or { limit, windowSeconds }';
+  if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => !LIMIT_KEYS.includes(k))) {
+    throw optionError(owner, `${path}${name}`, expected);
+  }
+  const limit = value as SendLimit;
+  const at = `${path}${name}.`;
+  const count = intOption(owner, prefixed(limit, at), `${at}limit`, 1, 1_000_000);
+  const windowSeconds = intOption(owner, prefixed(limit, at), `${at}windowSeconds`, 1, 604_800);
+  if (count === undefined || windowSeconds === undefined) throw optionError(owner, `${path}${name}`, expected);
+  return Object.freeze({ limit: count, windowSeconds });
+}
+
+/** The fields of `object` under their full option names, so errors name `limits.perIp.limit`. */
+function prefixed(object: object, prefix: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).map(([k, v]) => [`${prefix}${k}`, v]));
+}

@@ -1,0 +1,54 @@
+import { OtplessRequestError } from '../errors.js';
+import type { SendLimiter, SendLimitedBy } from '../limits/index.js';
+import { waitInWords } from '../limits/wait.js';
+import type { HttpRequest } from '../web/request.js';
+
+/** A destination of one send: the value counted, and the form field it came from. */
+export interface LimitedDestination {
+  value: string;
+  field: string;
+}
+
+const LIMITED: Record<SendLimitedBy, string> = {
+  ip: 'Too many sign-in links were asked for from this network.',
+  email: 'Too many sign-in links were sent to this e-mail address.',
+  mobile: 'Too many sign-in links were sent to this mobile number.',
+};
+const STORE_DOWN = 'Sign-in links cannot be sent right now. Please try again in a few minutes.';
+
+/**
+ * Takes this send from the limiter's budgets and returns the refund for a send the service
+ * refused; throws the route's error when a budget is spent (429 `RATE_LIMITED`) or the store
+ * failed (503 `SERVICE_UNAVAILABLE`: closed, because an open send route is what the limits
+ * exist to prevent, and every send costs money).
+ */
+export async function takeSendBudget(
+  limiter: SendLimiter,
+  req: HttpRequest,
+  destinations: readonly LimitedDestination[],
+): Promise<() => Promise<void>> {
+  let decision;
+  try {
+    decision = await limiter.take(
+      clientIp(req),
+      destinations.map((d) => d.value),
+    );
+  } catch (err) {
+    throw new OtplessRequestError(503, 'SERVICE_UNAVAILABLE', STORE_DOWN, undefined, err as Error);
+  }
+  if (decision.allowed) return decision.refund;
+  const { by, retryAfterSeconds } = decision;
+  const field = by === 'ip' ? undefined : destinations.find((d) => d.value.includes('@') === (by === 'email'))?.field;
+  const message = `${LIMITED[by]} Try again in ${waitInWords(retryAfterSeconds)}.`;
+  throw new OtplessRequestError(429, 'RATE_LIMITED', message, field, undefined, retryAfterSeconds);
+}
+
+/**
+ * The client's address: Express's `req.ip`, which honours the app's `trust proxy` setting
+ * (set it behind a proxy, or every visitor shares the proxy's budget), else the socket's peer.
+ */
+export function clientIp(req: HttpRequest): string | undefined {
+  const ip = (req as { ip?: unknown }).ip;
+  if (typeof ip === 'string' && ip !== '') return ip;
+  return req.socket?.remoteAddress;
+}

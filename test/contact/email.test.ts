@@ -1,0 +1,138 @@
+// The package's one e-mail rule (src/contact/email.ts): addresses that display as another one
+// never get a link.
+import { describe, expect, it } from 'vitest';
+import { readEmail } from '../../src/contact/email.js';
+
+const intl = { international: true };
+
+describe('readEmail', () => {
+  it.each([
+    ['ada@example.com', 'ada@example.com'],
+    ['Ada.Lovelace@Example.COM', 'Ada.Lovelace@example.com'],
+    ['ada+news@sub.example.co.uk', 'ada+news@sub.example.co.uk'],
+    ["o'brien_x-y@example.io", "o'brien_x-y@example.io"],
+  ])('accepts %j as %j (domain in lower case, local part as typed)', (input, address) => {
+    expect(readEmail(input)).toEqual({ address });
+  });
+
+  it.each([
+    ['plain', 'not-an-email'],
+    ['no dot in the domain', 'a@b'],
+    ['two @', 'a@@example.com'],
+    ['empty local part', '@example.com'],
+    ['a dot at the end of the local part', 'ada.@example.com'],
+    ['two dots', 'a..b@example.com'],
+    ['an empty label', 'a@example..com'],
+    ['a numeric top-level domain', 'a@1.2.3.4'],
+    ['an underscore in the domain', 'a@ex_ample.com'],
+    ['a label starting with -', 'a@-example.com'],
+    ['a quoted local part', '"ada"@example.com'],
+    ['an IP literal', 'ada@[127.0.0.1]'],
+    ['a local part over 64', `${'a'.repeat(65)}@example.com`],
+    ['over 254 characters', `a@${'b'.repeat(250)}.com`],
+  ])('refuses %s as format', (_name, input) => {
+    expect(readEmail(input)).toEqual({ problem: 'format' });
+    expect(readEmail(input, intl)).toEqual({ problem: 'format' });
+  });
+
+  // Invisible, control, format, filler and space characters, each inside an otherwise fine address.
+  const HIDDEN: Array<[string, string]> = [
+    ['U+0000 NUL', '\u0000'],
+    ['U+0009 tab', '\t'],
+    ['U+000A line feed', '\n'],
+    ['U+007F delete', '\u007f'],
+    ['U+0085 next line', '\u0085'],
+    ['U+00A0 no-break space', '\u00a0'],
+    ['U+00AD soft hyphen', '\u00ad'],
+    ['U+034F combining grapheme joiner', '\u034f'],
+    ['U+061C Arabic letter mark', '\u061c'],
+    ['U+115F Hangul choseong filler', '\u115f'],
+    ['U+1160 Hangul jungseong filler', '\u1160'],
+    ['U+17B4 Khmer vowel inherent aq', '\u17b4'],
+    ['U+180E Mongolian vowel separator', '\u180e'],
+    ['U+200B zero-width space', '\u200b'],
+    ['U+200C zero-width non-joiner', '\u200c'],
+    ['U+200D zero-width joiner', '\u200d'],
+    ['U+200E left-to-right mark', '\u200e'],
+    ['U+200F right-to-left mark', '\u200f'],
+    ['U+202A left-to-right embedding', '\u202a'],
+    ['U+202E right-to-left override', '\u202e'],
+    ['U+2028 line separator', '\u2028'],
+    ['U+2060 word joiner', '\u2060'],
+    ['U+2066 left-to-right isolate', '\u2066'],
+    ['U+2069 pop directional isolate', '\u2069'],
+    ['U+2800 Braille pattern blank', '\u2800'],
+    ['U+3000 ideographic space', '\u3000'],
+    ['U+3164 Hangul filler', '\u3164'],
+    ['U+FE0F variation selector 16', '\ufe0f'],
+    ['U+FEFF byte order mark', '\ufeff'],
+    ['U+FFA0 half-width Hangul filler', '\uffa0'],
+    ['U+E0041 tag Latin capital A', '\u{e0041}'],
+    ['U+E000 private use', '\ue000'],
+  ];
+  it.each(HIDDEN)('refuses %s in the local part and in the domain', (_name, char) => {
+    for (const rules of [{}, intl]) {
+      expect(readEmail(`ada${char}@example.com`, rules)).toEqual({ problem: 'hidden' });
+      expect(readEmail(`ada@exam${char}ple.com`, rules)).toEqual({ problem: 'hidden' });
+      expect(readEmail(`${char}ada@example.com`, rules)).toEqual({ problem: 'hidden' });
+    }
+  });
+
+  // Look-alikes of ASCII letters and signs (compatibility forms: NFKC changes them).
+  it.each([
+    ['full-width a', 'ａda@example.com'],
+    ['full-width @', 'ada＠example.com'],
+    ['full-width full stop', 'ada@example．com'],
+    ['ligature fi', 'ﬁnn@example.com'],
+    ['mathematical bold a', '𝐚da@example.com'],
+    ['circled e', 'ada@ⓔxample.com'],
+    ['superscript 2', 'ada²@example.com'],
+    ['Roman numeral one', 'Ⅰan@example.com'],
+    ['half-width katakana', 'ｱ@example.jp'],
+  ])('refuses a %s as a look-alike', (_name, input) => {
+    expect(readEmail(input)).toEqual({ problem: 'lookalike' });
+    expect(readEmail(input, intl)).toEqual({ problem: 'lookalike' });
+  });
+
+  // Look-alikes from other scripts: Cyrillic а/е/о/р/с, Greek ο, Armenian օ in Latin words.
+  it.each([
+    ['Cyrillic а in a Latin domain', 'ada@pаypal.com'],
+    ['Cyrillic е in a Latin domain', 'ada@applе.com'],
+    ['Cyrillic о in a Latin domain', 'ada@gооgle.com'],
+    ['Greek ο in a Latin domain', 'ada@micrοsoft.com'],
+    ['Armenian օ in a Latin domain', 'ada@gօogle.com'],
+    ['Cyrillic р and с in a Latin local part', 'рaсo@example.com'],
+    ['Latin and Cyrillic in one local part', 'иван.smith@example.com'],
+    ['Cherokee Ꭺ (not a recommended script)', 'Ꭺda@example.com'],
+    ['Lisu ꓮ (not a recommended script)', 'ꓮda@example.com'],
+    ['a punycode label of a mixed-script domain', 'ada@xn--pypal-4ve.com'],
+  ])('refuses the %s, even where international addresses are allowed', (_name, input) => {
+    expect(readEmail(input, intl)).toEqual({ problem: 'lookalike' });
+    expect(readEmail(input).problem).not.toBeUndefined();
+  });
+
+  it('refuses international addresses unless allowed; punycode domains count as international', () => {
+    expect(readEmail('josé@example.com')).toEqual({ problem: 'international' });
+    expect(readEmail('ada@bücher.example')).toEqual({ problem: 'international' });
+    expect(readEmail('ada@xn--bcher-kva.example')).toEqual({ problem: 'international' });
+  });
+
+  it.each([
+    ['josé@bücher.example', 'josé@xn--bcher-kva.example'],
+    ['ada@BÜCHER.example', 'ada@xn--bcher-kva.example'],
+    ['ada@xn--bcher-kva.example', 'ada@xn--bcher-kva.example'],
+    ['иван@пример.рф', 'иван@xn--e1afmkfd.xn--p1ai'],
+    ['user@例え.jp', 'user@xn--r8jz45g.jp'],
+    ['user@ドメイン名例.jp', 'user@xn--eckwd4c7cu47r2wf.jp'],
+    ['δοκιμή@παράδειγμα.ελ', 'δοκιμή@xn--hxajbheg2az3al.xn--qxam'],
+    // Decomposed é (e + U+0301) is sent composed (NFC).
+    ['jose\u0301@example.com', 'jos\u00e9@example.com'],
+  ])('accepts the international %j as %j when allowed', (input, address) => {
+    expect(readEmail(input, intl)).toEqual({ address });
+  });
+
+  it('refuses what is not a string', () => {
+    for (const value of [undefined, null, 42, ['a@example.com'], {}])
+      expect(readEmail(value)).toEqual({ problem: 'format' });
+  });
+});

@@ -1,0 +1,204 @@
+// The package's one phone rule (src/contact/phone.ts), with properties over generated numbers.
+// The test data come from libphonenumber-js's own example numbers, varied; the rule under test
+// is ours: which input is accepted, and what E.164 it becomes.
+import fc from 'fast-check';
+import {
+  getCountries,
+  getCountryCallingCode,
+  getExampleNumber,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
+import { describe, expect, it } from 'vitest';
+import {
+  isCountryCode,
+  readServicePhone,
+  readTypedPhone,
+  serviceDigits,
+  verifiedPhone,
+} from '../../src/contact/phone.js';
+
+const runs = { numRuns: 2_000 };
+
+describe('readTypedPhone', () => {
+  it.each([
+    ['+1 (415) 555-0123', undefined, '+14155550123'],
+    ['+91 98765-43210', undefined, '+919876543210'],
+    ['0091 98765 43210', undefined, '+919876543210'],
+    ['(415) 555-0123', 'US', '+14155550123'],
+    ['011 41 44 668 18 00', 'US', '+41446681800'],
+    ['07400 123456', 'GB', '+447400123456'],
+    ['+44 (0)7400 123456', undefined, '+447400123456'],
+    ['98765 43210', 'IN', '+919876543210'],
+    ['+1 415 555 0123', 'IN', '+14155550123'],
+  ] as const)('reads %j (default country %s) as %s', (input, country, e164) => {
+    expect(readTypedPhone(input, country)).toEqual({ e164 });
+  });
+
+  it('never sends (415) 555-0123 to Switzerland: without a default country it asks for the country code', () => {
+    // Read as digits with a country code (the old rule) it was +41 5555 0123: Switzerland.
+    // The client reads bare digits that way still (the service's format), and refuses this one
+    // before any call: it is no valid Swiss number.
+    expect(readServicePhone('(415) 555-0123')).toEqual({ problem: 'invalid' });
+    expect(readTypedPhone('(415) 555-0123')).toEqual({ problem: 'countryCode' });
+    expect(readTypedPhone('4155550123')).toEqual({ problem: 'countryCode' });
+  });
+
+  it.each([
+    ['+1 415 CALL ME', 'format'],
+    ['+1 415 555 0123 ext. 5', 'format'],
+    ['tel:+14155550123', 'format'],
+    ['+\uff11\uff14\uff11\uff15\uff15\uff15\uff15\uff10\uff11\uff12\uff13', 'format'],
+    ['+\u0661\u0664\u0661\u0665\u0665\u0665\u0665\u0660\u0661\u0662\u0663', 'format'],
+    ['+1415\u200b5550123', 'format'],
+    ['\u202e+14155550123', 'format'],
+    ['++14155550123', 'format'],
+    ['1-415+555-0123', 'format'],
+    ['', 'format'],
+    ['+', 'format'],
+    [`+${'1'.repeat(70)}`, 'format'],
+    ['+1 123 456 7890', 'invalid'],
+    ['+44 7700 900123', 'invalid'],
+    ['+91 98765', 'invalid'],
+    ['+1 900 555 0100', 'kind'],
+    ['+1 800 555 0100', 'kind'],
+  ] as const)('refuses %j: %s', (input, problem) => {
+    expect(readTypedPhone(input, 'US').problem ?? readTypedPhone(input).problem).toBe(problem);
+  });
+
+  it('refuses what is not a string', () => {
+    for (const value of [undefined, null, 14155550123, ['+14155550123'], {}]) {
+      expect(readTypedPhone(value)).toEqual({ problem: 'format' });
+    }
+  });
+});
+
+describe('readServicePhone, verifiedPhone, serviceDigits', () => {
+  it("reads the service's digits (the country code is in them) and E.164 alike", () => {
+    expect(readServicePhone('919876543210')).toEqual({ e164: '+919876543210' });
+    expect(readServicePhone('+919876543210')).toEqual({ e164: '+919876543210' });
+    expect(serviceDigits('+919876543210')).toBe('919876543210');
+  });
+
+  it('keeps a number the service verified even when the metadata does not know its range', () => {
+    expect(verifiedPhone('447700900123')).toBe('+447700900123');
+    expect(verifiedPhone('not a number')).toBeUndefined();
+    expect(verifiedPhone('12')).toBeUndefined();
+  });
+
+  it('knows country codes in upper case only', () => {
+    expect(isCountryCode('IN')).toBe(true);
+    expect(isCountryCode('in')).toBe(false);
+    expect(isCountryCode('XX')).toBe(false);
+    expect(isCountryCode('USA')).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------- properties
+
+/** Countries whose example mobile number is one the rule accepts. */
+const COUNTRIES = getCountries().filter((c) => {
+  const example = getExampleNumber(c, examples);
+  return example !== undefined && readServicePhone(example.number).e164 === example.number;
+});
+
+/** A valid number: a country's example mobile number with its last digits changed, kept when still accepted. */
+const validNumber = fc
+  .record({
+    country: fc.constantFrom(...COUNTRIES),
+    tail: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 3 }),
+  })
+  .map(({ country, tail }) => {
+    const example = getExampleNumber(country, examples)!.number;
+    const e164 = example.slice(0, example.length - tail.length) + tail.join('');
+    return { country, e164 };
+  })
+  .filter(({ e164 }) => readServicePhone(e164).e164 === e164);
+
+const SEPARATORS = [' ', '-', '.', '(', ')', '/'];
+/** `text` with separators sprinkled between its characters (never before a leading `+`). */
+function sprinkle(text: string, seeds: number[]): string {
+  let out = '';
+  [...text].forEach((char, i) => {
+    out += char;
+    const seed = seeds[i % seeds.length] ?? 0;
+    if (char !== '+' && seed % 3 === 0) out += SEPARATORS[seed % SEPARATORS.length];
+  });
+  return out;
+}
+
+/** The ways a person writes a number: E.164, international, 00, national in its country. */
+const typedForm = fc
+  .record({
+    n: validNumber,
+    form: fc.constantFrom('e164', 'international', '00', 'national'),
+    seeds: fc.array(fc.nat(30), { minLength: 1, maxLength: 8 }),
+  })
+  .map(({ n, form, seeds }) => {
+    const parsed = parsePhoneNumberFromString(n.e164)!;
+    const text =
+      form === 'e164'
+        ? sprinkle(n.e164, seeds)
+        : form === '00'
+          ? sprinkle(`00${n.e164.slice(1)}`, seeds)
+          : form === 'international'
+            ? parsed.formatInternational()
+            : parsed.formatNational();
+    return { ...n, form, text, country: form === 'national' ? n.country : undefined };
+  });
+
+describe('phone properties', () => {
+  it('every accepted number round-trips: each way of writing it reads back as the same E.164', () => {
+    fc.assert(
+      fc.property(typedForm, ({ e164, text, country }) => {
+        expect(readTypedPhone(text, country as CountryCode | undefined)).toEqual({ e164 });
+        // ... and from the output: E.164 and the service's digits read back unchanged.
+        expect(readTypedPhone(e164)).toEqual({ e164 });
+        expect(readServicePhone(serviceDigits(e164))).toEqual({ e164 });
+      }),
+      runs,
+    );
+  });
+
+  it('two inputs that mean different numbers never map to one E.164', () => {
+    fc.assert(
+      fc.property(typedForm, typedForm, (a, b) => {
+        fc.pre(a.e164 !== b.e164);
+        const ra = readTypedPhone(a.text, a.country as CountryCode | undefined).e164;
+        const rb = readTypedPhone(b.text, b.country as CountryCode | undefined).e164;
+        expect(ra).not.toBe(rb);
+      }),
+      runs,
+    );
+  });
+
+  /** True when `short` is `long` with some characters left out (none invented, none reordered). */
+  const isSubsequence = (short: string, long: string) => {
+    let i = 0;
+    for (const char of long) if (char === short[i]) i += 1;
+    return i === short.length;
+  };
+
+  it('accepted free input is valid E.164 made only of digits the person typed', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'0123456789 -().+/'.split('')), minLength: 1, maxLength: 22 }),
+        fc.constantFrom<CountryCode | undefined>(undefined, 'US', 'GB', 'IN', 'DE'),
+        (text, country) => {
+          const { e164 } = readTypedPhone(text, country);
+          if (e164 === undefined) return;
+          expect(e164).toMatch(/^\+[1-9]\d{6,14}$/);
+          expect(readServicePhone(e164)).toEqual({ e164 });
+          const typed = text.replace(/\D/g, '');
+          const international = /^(\+|00)/.test(text.replace(/[ ()./-]/g, ''));
+          // A national number gets its country's calling code, which was not typed.
+          const added = international ? '' : getCountryCallingCode(country!);
+          expect(e164.slice(1, 1 + added.length)).toBe(added);
+          expect(isSubsequence(e164.slice(1 + added.length), typed)).toBe(true);
+        },
+      ),
+      runs,
+    );
+  });
+});
