@@ -104,13 +104,17 @@ export function createApp(options) {
     express.urlencoded({ extended: false, limit: '2kb' }),
     (req, res, next) => {
       const contact = req.body?.contact;
-      req.body = { ...req.body, ...splitContact(contact) };
+      const parts = splitContact(contact);
+      req.body = { ...req.body, ...parts };
       // For the next page only; masked, since a cookie session can be read by its holder.
       req.session.sentTo = maskContact(contact);
+      req.session.sentVia = parts.mobile ? (req.body.via === 'SMS' ? 'SMS' : 'WHATSAPP') : 'EMAIL';
       next();
     },
     strategy.send({
       successRedirect: '/check-inbox',
+      // The person picks WhatsApp or SMS for a number (the form's radio buttons).
+      channelField: 'via',
       // Render the form again with the message next to the field and the text kept. A refused
       // send (RATE_LIMITED, 429) says how long to wait; send() has set Retry-After already.
       onError(err, req, res) {
@@ -118,6 +122,7 @@ export function createApp(options) {
         res.status(err.status).send(
           signInPage({
             value: req.body?.contact,
+            via: req.body?.via,
             fieldError: input ? err.message : undefined,
             error: input ? undefined : err.message,
             ...form,
@@ -136,7 +141,7 @@ export function createApp(options) {
       if (flow.status === 'approved') return res.redirect(303, '/auth/callback');
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'`);
-      res.send(checkInboxPage({ sentTo: req.session.sentTo, demo, flow }));
+      res.send(checkInboxPage({ sentTo: req.session.sentTo, sentVia: req.session.sentVia, demo, flow }));
     } catch (err) {
       next(err);
     }

@@ -84,6 +84,7 @@ th,td{text-align:left;padding:10px 0;border-top:1px solid var(--line)}th{color:v
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 footer{color:var(--muted);font-size:13px;text-align:center;padding:0 24px 28px}
 code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f4;border-radius:4px;padding:1px 5px}
+.channels{border:0;padding:0;margin:0 0 18px;display:flex;gap:18px;flex-wrap:wrap}.channels legend{padding:0;margin-bottom:6px;font-weight:600}.channels label{display:flex;gap:6px;align-items:center;font-weight:400}
 .match{margin:18px 0;padding:16px;border:1px solid var(--line);border-radius:var(--radius);text-align:center}
 .match .number{font-size:44px;font-weight:700;letter-spacing:.12em;margin:4px 0;font-variant-numeric:tabular-nums}
 `;
@@ -122,7 +123,7 @@ export function layout({ title, user, body, narrow = false, head = '' }) {
 }
 
 /** Sign-in form: one field for an e-mail address or a mobile number, the error next to it. */
-export function signInPage({ value = '', error, fieldError, demo, defaultCountry }) {
+export function signInPage({ value = '', error, fieldError, demo, defaultCountry, via = 'WHATSAPP' }) {
   const describedBy = fieldError ? 'contact-hint contact-error' : 'contact-hint';
   return layout({
     title: 'Sign in',
@@ -156,6 +157,11 @@ export function signInPage({ value = '', error, fieldError, demo, defaultCountry
           />
           ${fieldError && html`<p class="field-error" id="contact-error">${fieldError}</p>`}
         </div>
+        <fieldset class="field channels">
+          <legend>For a mobile number, send it by</legend>
+          <label><input type="radio" name="via" value="WHATSAPP" ${via !== 'SMS' ? 'checked' : ''} /> WhatsApp</label>
+          <label><input type="radio" name="via" value="SMS" ${via === 'SMS' ? 'checked' : ''} /> SMS</label>
+        </fieldset>
         <button class="button block" type="submit">Send me a sign-in link</button>
       </form>
       ${
@@ -170,7 +176,11 @@ export function signInPage({ value = '', error, fieldError, demo, defaultCountry
 }
 
 /** After sending: where the link went, and (in demo mode) the way to the dev inbox. */
-export function checkInboxPage({ sentTo, demo, flow }) {
+/** Where the link went, in the words of the page: "Check WhatsApp", "Check your messages", "Check your inbox". */
+const CHECK_TITLES = { WHATSAPP: 'Check WhatsApp', SMS: 'Check your messages', EMAIL: 'Check your inbox' };
+
+export function checkInboxPage({ sentTo, sentVia = 'EMAIL', demo, flow }) {
+  const title = CHECK_TITLES[sentVia] ?? CHECK_TITLES.EMAIL;
   const waiting = flow?.status === 'pending' && flow.match;
   const over = flow && (flow.status === 'denied' || flow.status === 'expired');
   // Without JavaScript the page reloads itself every 3 s (the server sends an approved flow on to
@@ -180,12 +190,12 @@ export function checkInboxPage({ sentTo, demo, flow }) {
         <script src="/waiting.js" defer></script>`
     : '';
   return layout({
-    title: 'Check your inbox',
+    title,
     narrow: true,
     head,
     body: html`<div class="card">
       ${icon('mail', 'mail')}
-      <h1>${over ? 'This sign-in was not completed' : 'Check your inbox'}</h1>
+      <h1>${over ? 'This sign-in was not completed' : title}</h1>
       ${
         over
           ? html`<p>

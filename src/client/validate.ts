@@ -4,6 +4,7 @@ import { OtplessInputError } from '../errors.js';
 import { readServicePhone, serviceDigits } from '../contact/phone.js';
 import { readEmail } from '../contact/email.js';
 import type { MagicLinkChannel } from '../wire/types.js';
+import { MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 
 /** Arguments of `sendMagicLink`. At least one of `email` and `mobileNumber`. */
 export interface SendMagicLinkInput {
@@ -129,8 +130,6 @@ export function checkOpaque(value: unknown, field: 'code' | 'token' | 'sessionTo
   }
   return value;
 }
-
-const MAGIC_LINK_CHANNELS: readonly MagicLinkChannel[] = ['WHATSAPP', 'SMS'];
 
 /**
  * Checks `channel` of sendMagicLink: absent, or one of the service's delivery channels.

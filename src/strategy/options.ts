@@ -2,7 +2,8 @@ import { OtplessClient } from '../client/index.js';
 import type { OtplessClientOptions } from '../client/index.js';
 import { checkRiskPolicy } from '../risk/index.js';
 import type { RiskPolicy } from '../risk/index.js';
-import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
+import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
+import type { MagicLinkChannel } from '../wire/types.js';
 import { boolOption, intOption, oneOfOption, optionError, optionsObject } from '../options.js';
 import { Handoff } from '../flow/handoff.js';
 import { MemoryFlowStore } from '../stores/memory.js';
@@ -58,6 +59,11 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   /** Accept e-mail addresses with non-ASCII letters (`josé@bücher.example`). Default false. */
   allowInternationalEmail?: boolean;
   /**
+   * How a link to a mobile number travels: 'WHATSAPP' or 'SMS'. Default: not sent, so the
+   * service's default (WhatsApp) applies. `send({ channelField })` lets the visitor choose.
+   */
+  channel?: MagicLinkChannel;
+  /**
    * Limits on `send()` per client IP and per destination: options (see `SendLimitsOptions`), a
    * `SendLimiter` of your own, or `false` for none. Default: 5 per destination and 20 per IP per
    * 15 minutes, in memory.
@@ -80,6 +86,7 @@ export interface ResolvedStrategyOptions {
   riskPolicy: RiskPolicy | undefined;
   defaultCountry: CountryCode | undefined;
   allowInternationalEmail: boolean;
+  channel: MagicLinkChannel | undefined;
   limiter: SendLimiter | undefined;
 }
 
@@ -125,6 +132,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     throw optionError(PREFIX, 'defaultCountry', COUNTRY_EXPECTED);
   }
   const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
+  const channel = oneOfOption(PREFIX, options, 'channel', MAGIC_LINK_CHANNELS);
   const limiter = resolveLimiter(options.limits);
 
   let client: OtplessClient;
@@ -150,6 +158,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     riskPolicy,
     defaultCountry: options.defaultCountry,
     allowInternationalEmail: allowInternationalEmail ?? false,
+    channel,
     limiter,
   };
 }

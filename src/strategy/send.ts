@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isOtplessError } from '../errors.js';
+import { MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
+import type { MagicLinkChannel } from '../wire/types.js';
 import { functionOption, optionError } from '../options.js';
 import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
@@ -34,6 +36,11 @@ export interface SendOptions {
   mobileField?: string;
   /** The strategy's `defaultCountry` for this route (a site per country, say). */
   defaultCountry?: CountryCode;
+  /**
+   * Body field in which the visitor may choose the channel of a mobile number ('WHATSAPP' or
+   * 'SMS'). Read only when set: by default the strategy's `channel` option decides.
+   */
+  channelField?: string;
   /** Where a browser (a form post, not a JSON client) goes once the link is sent, e.g. '/check-inbox'. */
   successRedirect?: string;
   /** Where a browser goes when sending failed; `?error=<reason>&field=<field>` is added. */
@@ -85,6 +92,10 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     throw optionError(OWNER, 'defaultCountry', COUNTRY_EXPECTED);
   }
   const defaultCountry = options.defaultCountry ?? settings.defaultCountry;
+  if (options.channelField !== undefined && (typeof options.channelField !== 'string' || options.channelField === '')) {
+    throw optionError(OWNER, 'channelField', "the name of a body field, such as 'channel'");
+  }
+  const channelField = options.channelField;
   const international = settings.allowInternationalEmail;
 
   const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
@@ -141,6 +152,8 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       destinations.push({ value: e164, field: mobileField });
     }
 
+    const channel = readChannel(body, channelField) ?? settings.channel;
+
     // After the checks, so invalid input costs nothing.
     const refund = settings.limiter ? await takeSendBudget(settings.limiter, req, destinations) : undefined;
     const now = Date.now();
@@ -162,6 +175,8 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       response = await settings.client.sendMagicLink({
         ...(address !== undefined ? { email: address, allowInternationalEmail: international } : {}),
         ...(e164 !== undefined ? { mobileNumber: e164 } : {}),
+        // The service's default is WhatsApp; sent only when chosen, and only with a number.
+        ...(e164 !== undefined && channel !== undefined ? { channel } : {}),
         redirectUri: withFlowParam(settings.callbackURL, flowId),
         ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
       });
@@ -175,9 +190,12 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
 
     if (session) rememberPending(session, { flowId, requestIds: response.requestIds, expiresAt }, now);
     // Only what the visitor needs: never a request id or anything that could finish the login.
-    const sent = response.requestIds.map((r) =>
-      r.destinationUri ? { type: r.type, destinationUri: r.destinationUri } : { type: r.type },
-    );
+    const sent = response.requestIds.map((r) => {
+      const via = r.type === 'MOBILE' ? (channel ?? 'WHATSAPP') : 'EMAIL';
+      return r.destinationUri
+        ? { type: r.type, channel: via, destinationUri: r.destinationUri }
+        : { type: r.type, channel: via };
+    });
     if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);
     // The number to show the person, who types it on the device where the link opens.
     sendJson(res, 200, match ? { sent, match, expiresAt: new Date(expiresAt).toISOString() } : { sent });
@@ -234,4 +252,15 @@ function fieldOf(err: unknown, emailField: string, mobileField: string): string 
 
 function asError(err: unknown): Error | undefined {
   return err instanceof Error ? err : undefined;
+}
+
+/** The channel the visitor chose, when the app lets them (`channelField`); a bad value is a 400 on that field. */
+function readChannel(body: Record<string, unknown>, field: string | undefined): MagicLinkChannel | undefined {
+  if (field === undefined) return undefined;
+  const value = body[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string' && (MAGIC_LINK_CHANNELS as readonly string[]).includes(value.toUpperCase())) {
+    return value.toUpperCase() as MagicLinkChannel;
+  }
+  throw invalid('Choose WhatsApp or SMS.', field);
 }

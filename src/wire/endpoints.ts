@@ -68,3 +68,6 @@ export const DEFAULT_USER_AUTH_URL = 'https://user-auth.otpless.app';
 export const EXPIRY_DEFAULT_SECONDS = 300;
 export const EXPIRY_MIN_SECONDS = 30;
 export const EXPIRY_MAX_SECONDS = 2_592_000;
+
+/** The delivery channels the send call takes for a mobile number (`channel`); the service's default is WHATSAPP. */
+export const MAGIC_LINK_CHANNELS = ['WHATSAPP', 'SMS'] as const;

@@ -62,12 +62,14 @@ if (!existsSync(CHROMIUM)) {
     return context.newPage();
   }
 
-  /** Fills the sign-in form and lands on "Check your inbox". */
-  async function askForLink(page: Page, contact: string): Promise<void> {
+  /** Fills the sign-in form and lands on the waiting page ("Check your inbox", "Check WhatsApp" ...). */
+  async function askForLink(page: Page, contact: string, via: 'WHATSAPP' | 'SMS' = 'WHATSAPP'): Promise<void> {
     await page.goto(app.url);
     await page.getByLabel('E-mail or mobile number').fill(contact);
+    if (via === 'SMS') await page.getByLabel('SMS').check();
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-    await expect(page.getByRole('heading', { name: 'Check your inbox' }).isVisible()).resolves.toBe(true);
+    const title = contact.includes('@') ? 'Check your inbox' : via === 'SMS' ? 'Check your messages' : 'Check WhatsApp';
+    await expect(page.getByRole('heading', { name: title }).isVisible()).resolves.toBe(true);
   }
 
   /** From "Check your inbox" to the dev inbox, then the link of `to`, as the given scenario. */
@@ -162,7 +164,7 @@ if (!existsSync(CHROMIUM)) {
 
     it('mobile number asked on the laptop, approved on the phone: the laptop lands on the account', async () => {
       const laptop = await newPage();
-      await askForLink(laptop, '+1 (415) 555-0142');
+      await askForLink(laptop, '+1 (415) 555-0142', 'SMS');
       const number = (await laptop.locator('.match .number').innerText()).trim();
       expect(number).toMatch(/^\d{2}$/);
       await laptop.screenshot({ path: `${RESULTS}handoff-laptop-waiting.png`, fullPage: true });
