@@ -33,6 +33,7 @@ export type OtplessErrorCode = ClientErrorCode | RouteErrorCode;
 export type RequestFailureReason =
   | 'INVALID_INPUT'
   | 'CROSS_SITE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'SERVICE_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'

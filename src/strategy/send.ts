@@ -60,6 +60,7 @@ const MESSAGES = {
   mobile: 'Enter a valid mobile number with its country code, such as +14155550123.',
   service: 'The sign-in link could not be sent right now. Please try again in a moment.',
   crossSite: 'This sign-in request did not come from this site.',
+  mediaType: 'Send the form as application/x-www-form-urlencoded or application/json.',
 };
 /** What a person reads for each way an address can be wrong. */
 const EMAIL_PROBLEMS: Record<EmailProblem, string> = {
@@ -205,10 +206,18 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
 /** The parsed body, telling a missing parser apart from a request that simply has no body. */
 function readBody(req: HttpRequest): Record<string, unknown> {
   if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return req.body as Record<string, unknown>;
-  const type = String(req.headers['content-type'] ?? '');
+  // The media type alone, without parameters: `application/json-seq` is not JSON.
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (req.body === undefined && hasBody && /json|x-www-form-urlencoded/i.test(type)) {
-    throw OtplessSetupError.missingBodyParser();
+  if (req.body === undefined && hasBody) {
+    if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
+      throw OtplessSetupError.missingBodyParser();
+    }
+    // Anything else is the caller's mistake, not the app's setup.
+    throw new OtplessRequestError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.mediaType);
   }
   if (req.body === undefined || req.body === null || (typeof req.body === 'string' && req.body === '')) return {};
   throw invalid(MESSAGES.none, undefined);
