@@ -30,8 +30,8 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, l
     },
     async (profile) => ({
       id: profile.id,
-      email: profile.emails[0]?.value ?? null,
-      phone: profile.phoneNumbers[0]?.value ?? null,
+      email: profile.emails.find((e) => e.verified)?.value ?? null,
+      phone: profile.phoneNumbers.find((p) => p.verified)?.value ?? null,
     }),
   );
   const passport = new Passport();

@@ -3,8 +3,8 @@
 
 /** Builds the session user from the strategy's `MagicLinkProfile`. */
 export function toSessionUser(profile) {
-  const email = profile.emails[0]?.value;
-  const phone = profile.phoneNumbers[0]?.value;
+  const email = profile.emails.find((e) => e.verified)?.value;
+  const phone = profile.phoneNumbers.find((p) => p.verified)?.value;
   return {
     id: profile.id,
     name: profile.displayName || email || phone || 'there',

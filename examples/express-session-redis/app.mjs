@@ -35,7 +35,11 @@ export async function createApp({
 
   const strategy = new MagicLinkStrategy(
     { ...otpless, callbackURL, enrich: ['validateToken', 'secureInfo'] },
-    async (profile) => ({ id: profile.id, email: profile.emails[0]?.value, phone: profile.phoneNumbers[0]?.value }),
+    async (profile) => ({
+      id: profile.id,
+      email: profile.emails.find((e) => e.verified)?.value,
+      phone: profile.phoneNumbers.find((p) => p.verified)?.value,
+    }),
   );
   const passport = new Passport();
   passport.use(strategy);

@@ -36,9 +36,9 @@ export async function toAppUser(profile: MagicLinkProfile): Promise<AppUser> {
     verified: profile.identities.filter((i) => i.verified).map((i) => i.type),
   };
   if (profile.displayName) user.displayName = profile.displayName;
-  const email = profile.emails[0]?.value;
+  const email = profile.emails.find((e) => e.verified)?.value;
   if (email) user.email = email;
-  const phone = profile.phoneNumbers[0]?.value;
+  const phone = profile.phoneNumbers.find((p) => p.verified)?.value;
   if (phone) user.phone = phone;
   return user;
 }

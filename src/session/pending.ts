@@ -19,6 +19,11 @@ export interface PendingRequest {
   h: string[];
   /** Channel types of the send, for display. */
   t: IdentityType[];
+  /**
+   * Hashes of the destinations the link was sent to (E.164 number, e-mail in lower case): an
+   * identity the service reports without `verified` counts as verified only if it is one of them.
+   */
+  d?: string[];
   /** Epoch ms after which the link has expired. */
   exp: number;
 }
@@ -32,6 +37,11 @@ export const MAX_PENDING = 5;
 /** Hashes a request id for storage in the session. */
 export function hashRequestId(requestId: string): string {
   return createHash('sha256').update(requestId).digest('base64url').slice(0, 22);
+}
+
+/** Hashes a destination (E.164 number or e-mail address, compared in lower case) for the session. */
+export function hashDestination(value: string): string {
+  return createHash('sha256').update(`destination\0${value.toLowerCase()}`).digest('base64url').slice(0, 22);
 }
 
 /** Every well-formed pending request of the session, expired ones included, oldest first. */
@@ -56,13 +66,19 @@ export function livePending(session: SessionLike | null | undefined, now: number
 /** Remembers one send in the session, keeping the newest `MAX_PENDING` live ones. */
 export function rememberPending(
   session: SessionLike,
-  send: { flowId: string; requestIds: ReadonlyArray<{ type: IdentityType; value: string }>; expiresAt: number },
+  send: {
+    flowId: string;
+    requestIds: ReadonlyArray<{ type: IdentityType; value: string }>;
+    destinations: readonly string[];
+    expiresAt: number;
+  },
   now: number,
 ): void {
   const entry: PendingRequest = {
     f: send.flowId,
     h: [...new Set(send.requestIds.map((r) => hashRequestId(r.value)))],
     t: send.requestIds.map((r) => r.type),
+    d: send.destinations.map(hashDestination),
     exp: send.expiresAt,
   };
   session[PENDING_KEY] = [...livePending(session, now), entry].slice(-MAX_PENDING);

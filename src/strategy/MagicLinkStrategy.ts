@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { OtplessSetupError } from '../errors.js';
@@ -9,6 +10,7 @@ import type { RiskVerdict } from '../risk/index.js';
 import { buildLoginRecord, writeRecordOnLogin } from '../session/loginRecord.js';
 import {
   allPending,
+  hashDestination,
   hashRequestId,
   livePending,
   otherPendingHas,
@@ -23,7 +25,7 @@ import { isSameOriginPost } from '../web/origin.js';
 import { sendApprovalOutcome, sendApprovalPage, sendConfirmPage } from '../web/pages.js';
 import { sendJson } from '../web/request.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import type { CodeVerificationResult } from '../wire/types.js';
+import type { CodeVerificationResult, TokenValidationResult } from '../wire/types.js';
 import { readCallbackInput } from './callbackInput.js';
 import { enrichLogin } from './enrich.js';
 import type { Enrichments } from './enrich.js';
@@ -46,6 +48,10 @@ interface VerifiedLogin {
   verification: CodeVerificationResult | undefined;
   enrichments: Enrichments;
   handoff?: MagicLinkHandoff | undefined;
+  /** Hashes of the destinations this browser's send went to (see `PendingRequest.d`). */
+  sentTo?: readonly string[] | undefined;
+  /** Epoch ms the signals describe: the service's authentication time on the token path. */
+  signalsAt?: number | undefined;
 }
 
 /** The body of `strategy.status()`. */
@@ -179,10 +185,15 @@ export class MagicLinkStrategy {
       throw err;
     }
     const token = validated.token || inputToken;
+    // Judged on the service's own time stamps: a token authenticated long ago is not a login now.
+    const authAt = authenticatedAt(validated);
+    const now = Date.now();
+    if (authAt === undefined || now - authAt > this.settings.maxAuthAgeMs) return this.refuse('TOKEN_TOO_OLD');
+    if (!(await this.useTokenOnce(token))) return this.refuse('TOKEN_REJECTED');
     const rest = new Set(this.settings.enrich);
     rest.delete('validateToken');
     const enrichments = { ...(await enrichLogin(this.client, token, rest)), tokenValidation: validated };
-    return { viaToken: true, token, verification: undefined, enrichments };
+    return { viaToken: true, token, verification: undefined, enrichments, signalsAt: Math.min(authAt, now) };
   }
 
   /**
@@ -208,7 +219,7 @@ export class MagicLinkStrategy {
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');
       if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('REQUEST_MISMATCH');
-      return this.enriched(verification, undefined);
+      return this.enriched(verification, undefined, pending.d);
     }
     // The link was opened in another browser than the one that asked for it.
     if (mode === 'refuse') return this.refuse('WRONG_BROWSER');
@@ -252,7 +263,7 @@ export class MagicLinkStrategy {
       );
       return this.refuse('BINDING_FAILED');
     }
-    return this.enriched(verification, undefined);
+    return this.enriched(verification, undefined, pending?.d);
   }
 
   /**
@@ -319,7 +330,7 @@ export class MagicLinkStrategy {
         const { verification, approvedAt, approvedBy } = taken.approval;
         if (!this.requestIdAgrees(session, mine, verification.requestId, now)) return this.refuse('REQUEST_MISMATCH');
         const askedBy = summarizeDevice(req.headers['user-agent']);
-        return this.enriched(verification, { approvedBy, approvedAt: new Date(approvedAt), askedBy });
+        return this.enriched(verification, { approvedBy, approvedAt: new Date(approvedAt), askedBy }, mine.d);
       }
       if (taken.kind === 'denied') {
         denied = true;
@@ -383,23 +394,40 @@ export class MagicLinkStrategy {
   private async enriched(
     verification: CodeVerificationResult,
     handoff: MagicLinkHandoff | undefined,
+    sentTo?: readonly string[],
   ): Promise<VerifiedLogin> {
     const token = verification.userDetails.token;
+    // The link's token is spent with the code: POSTed later as a frontend token, it is refused.
+    await this.useTokenOnce(token);
     const enrichments = await enrichLogin(this.client, token, this.settings.enrich);
-    return { viaToken: false, token, verification, enrichments, handoff };
+    return { viaToken: false, token, verification, enrichments, handoff, sentTo };
+  }
+
+  /**
+   * Marks a token used, across every instance (the shared store); false when it was already.
+   * A store that does not answer fails the login (error), never lets a token through twice.
+   */
+  private async useTokenOnce(token: string): Promise<boolean> {
+    const key = `token:${createHash('sha256').update(token).digest('base64url')}`;
+    // Kept as long as a token could still pass the age check, and a little more for clock skew.
+    return this.settings.store.create(key, '1', this.settings.maxAuthAgeMs + 60_000);
   }
 
   /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */
   private async finish(req: HttpRequest, login: VerifiedLogin): Promise<void> {
     const risk = this.assess(login.viaToken, login.enrichments);
-    const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk);
+    const sentTo = new Set(login.sentTo ?? []);
+    const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk, (value) =>
+      sentTo.has(hashDestination(value)),
+    );
+    if (!profile) return void this.refuse('NO_VERIFIED_IDENTITY');
     if (login.handoff) profile.handoff = login.handoff;
     const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);
     if (!user) {
       const refused = failure('USER_REFUSED');
       return this.fail({ ...refused.challenge, ...info }, refused.status);
     }
-    const record = buildLoginRecord(req, profile, risk, login.token, Date.now());
+    const record = buildLoginRecord(req, profile, risk, login.token, login.signalsAt ?? Date.now());
     if (login.handoff) record.handoff = true;
     writeRecordOnLogin(req, record);
     // Send limits: a login that went through clears the send counts of what it verified (best effort).
@@ -422,4 +450,15 @@ export class MagicLinkStrategy {
     this.fail(challenge, status);
     return undefined;
   }
+}
+
+/**
+ * When the person authenticated, by the service's clock: the latest verification time of an
+ * identity, else the answer's `timestamp`; `undefined` when the answer gives neither.
+ */
+function authenticatedAt(validated: TokenValidationResult): number | undefined {
+  const times = validated.identities.map((i) => Date.parse(i.verifiedAt ?? '')).filter((t) => Number.isFinite(t));
+  if (times.length > 0) return Math.max(...times);
+  const stamp = Date.parse(validated.timestamp ?? '');
+  return Number.isFinite(stamp) ? stamp : undefined;
 }

@@ -25,6 +25,13 @@ export const CALLBACK_FAILURES = {
     message: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   },
   TOKEN_REJECTED: { status: 401, message: 'Your sign-in could not be confirmed. Please sign in again.' },
+  // The frontend token's authentication is older than maxAuthAgeMs (or carries no time).
+  TOKEN_TOO_OLD: { status: 401, message: 'This sign-in is too old to be used. Please sign in again.' },
+  // The service verified no identity of this login (none marked verified, none we sent to).
+  NO_VERIFIED_IDENTITY: {
+    status: 401,
+    message: 'Your e-mail address or mobile number could not be confirmed. Ask for a new link.',
+  },
   // After a login the session is new, so a link used here before looks like one from another
   // browser: the message covers both.
   WRONG_BROWSER: {

@@ -41,8 +41,16 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    * - `'accept'`: the browser that opened the link is signed in (no binding to the one that asked).
    */
   crossDevice?: CrossDeviceMode;
-  /** Where cross-device flows live; shared by every instance of the app. Default a `MemoryFlowStore`. */
+  /**
+   * Where cross-device flows and used tokens live; shared by every instance of the app (a
+   * `RedisFlowStore` then). Default a `MemoryFlowStore`.
+   */
   flowStore?: FlowStore;
+  /**
+   * The oldest authentication a frontend-SDK token may carry, by the service's own time stamps,
+   * in ms. Older (or with no time at all) is 401 `TOKEN_TOO_OLD`. Default 300 000 (5 minutes).
+   */
+  maxAuthAgeMs?: number;
   /** GET on the callback shows a button that POSTs the code; only the POST verifies. Default false. */
   confirm?: boolean;
   /** Call `verify(req, profile, done)` instead of `verify(profile, done)`. Default false. */
@@ -78,6 +86,9 @@ export interface ResolvedStrategyOptions {
   expiry: number | undefined;
   enrich: ReadonlySet<Enrichment>;
   crossDevice: CrossDeviceMode;
+  /** Flows and used tokens. */
+  store: FlowStore;
+  maxAuthAgeMs: number;
   /** Present in 'handoff' mode. */
   handoff: Handoff | undefined;
   confirm: boolean;
@@ -113,6 +124,8 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   }
   const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
   const flowStore = options.flowStore;
+  // After the check below; one store for flows and used tokens, whatever the mode.
+  const resolveStore = (): FlowStore => flowStore ?? new MemoryFlowStore();
   if (flowStore !== undefined && !isFlowStore(flowStore)) {
     throw optionError(
       PREFIX,
@@ -120,6 +133,8 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
       'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
     );
   }
+  const store = resolveStore();
+
   const confirm = boolOption(PREFIX, options, 'confirm');
   const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
@@ -151,7 +166,9 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     expiry,
     enrich: new Set(enrich),
     crossDevice,
-    handoff: crossDevice === 'handoff' ? new Handoff(flowStore ?? new MemoryFlowStore()) : undefined,
+    store,
+    maxAuthAgeMs: intOption(PREFIX, options, 'maxAuthAgeMs', 1000, 86_400_000) ?? 300_000,
+    handoff: crossDevice === 'handoff' ? new Handoff(store) : undefined,
     confirm: confirm ?? false,
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',

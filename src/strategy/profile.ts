@@ -49,12 +49,12 @@ export interface MagicLinkRawAnswers {
  *
  * @example
  * new MagicLinkStrategy(options, async (profile: MagicLinkProfile) => {
- *   return users.findOrCreate({ id: profile.id, email: profile.emails[0]?.value });
+ *   return users.findOrCreate({ id: profile.id, email: profile.emails.find((e) => e.verified)?.value });
  * });
  */
 export interface MagicLinkProfile {
   provider: 'otpless';
-  /** The service's `userId` when validate-token ran, else the verified identity (E.164 or e-mail). */
+  /** A verified identity of the login: the E.164 number or the e-mail address (a mobile login: the number). */
   id: string;
   /** The service's user id, when validate-token ran. */
   userId?: string;
@@ -80,17 +80,23 @@ export interface MagicLinkProfile {
 }
 
 /** Builds the profile from whatever answers the login gathered. */
-export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | undefined): MagicLinkProfile {
+export function buildProfile(
+  answers: MagicLinkRawAnswers,
+  risk: RiskVerdict | undefined,
+  sentTo: (value: string) => boolean = () => false,
+): MagicLinkProfile | undefined {
   const { verification, tokenValidation, secureInfo, userInfo } = answers;
   const identities = mergeIdentities(
     [
       ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
-      // A successful code verification is itself the proof: an identity it reports without a
-      // `verified` member was verified by it. Its time is `verifiedTimestamp` (epoch ms), or
+      // Verified only when the service says so, or, when it says nothing, when the identity is a
+      // destination this browser's send went to. Its time is `verifiedTimestamp` (epoch ms), or
       // `verifiedAt` (ISO) in the older shape of the answer.
-      ...(verification?.userDetails.identities ?? []).map((i) =>
-        normalizeIdentity({ ...i, verified: i.verified ?? true }, i.verifiedTimestamp ?? i.verifiedAt),
-      ),
+      ...(verification?.userDetails.identities ?? []).map((i) => {
+        const normalized = normalizeIdentity(i, i.verifiedTimestamp ?? i.verifiedAt);
+        if (normalized && i.verified === undefined && sentTo(normalized.value)) normalized.verified = true;
+        return normalized;
+      }),
     ].filter((i) => i !== undefined),
   );
 
@@ -104,9 +110,10 @@ export function buildProfile(answers: MagicLinkRawAnswers, risk: RiskVerdict | u
     userPhone ? [{ value: userPhone, verified: false }] : [],
   );
 
-  const first = identities.find((i) => i.verified) ?? identities[0];
-  const id = tokenValidation?.userId || first?.value;
-  if (!id) throw new TypeError('The service reported no identity for this login');
+  // The id is always a verified identity, whichever path logged in: one person, one id, by link
+  // or by token (the service's `userId` stays a field of its own). None verified: no profile.
+  const id = identities.find((i) => i.verified)?.value;
+  if (!id) return undefined;
 
   const profile: MagicLinkProfile = {
     provider: 'otpless',

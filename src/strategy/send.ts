@@ -189,7 +189,10 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       throw toSendError(err, emailField, mobileField);
     }
 
-    if (session) rememberPending(session, { flowId, requestIds: response.requestIds, expiresAt }, now);
+    if (session) {
+      const sentTo = destinations.map((d) => d.value);
+      rememberPending(session, { flowId, requestIds: response.requestIds, destinations: sentTo, expiresAt }, now);
+    }
     // Only what the visitor needs: never a request id or anything that could finish the login.
     const sent = response.requestIds.map((r) => {
       const via = r.type === 'MOBILE' ? (channel ?? 'WHATSAPP') : 'EMAIL';

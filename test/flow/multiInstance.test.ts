@@ -44,7 +44,7 @@ describe.skipIf(!hasRedisServer())('handoff across two instances sharing one Red
     expect((await laptop.get('/auth/callback')).status).toBe(302);
     expect((await laptop.get('/me')).body.record.handoff).toBe(true);
     // Nothing of the flow is left in Redis, and nothing there ever named the flow id.
-    expect(await client.keys('multi:*')).toEqual([]);
+    expect(await client.keys('multi:flow:*')).toEqual([]);
   });
 
   it('the store holds no code, token or flow id in clear', async () => {
@@ -56,7 +56,7 @@ describe.skipIf(!hasRedisServer())('handoff across two instances sharing one Red
     const callback = await clickLink(lastLinkTo(emulator, 'clear@example.com'));
     const url = new URL(callback, a.baseUrl);
     await b.browser().post(callback).type('form').send({ match: sent.body.match });
-    const keys = await client.keys('multi:*');
+    const keys = await client.keys('multi:flow:*');
     expect(keys).toHaveLength(1);
     const stored = `${keys[0]} ${await client.get(keys[0]!)}`;
     expect(stored).not.toContain(url.searchParams.get('flow'));

@@ -61,7 +61,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const verify =
     options.verify ??
-    (async (profile) => ({ id: profile.id, email: profile.emails[0]?.value, phone: profile.phoneNumbers[0]?.value }));
+    (async (profile) => ({
+      id: profile.id,
+      email: profile.emails.find((e) => e.verified)?.value,
+      phone: profile.phoneNumbers.find((p) => p.verified)?.value,
+    }));
   const strategy = new MagicLinkStrategy(
     {
       clientId: CLIENT.clientId,

@@ -212,8 +212,10 @@ describe('enrichment', () => {
       const vt = enrich.includes('validateToken');
       const si = enrich.includes('secureInfo');
       const ui = enrich.includes('userInfo');
-      expect(p.id).toBe(vt ? p._json.tokenValidation?.userId : 'combo@example.com');
+      // The id is the verified identity whichever calls ran; the service's userId is its own field.
+      expect(p.id).toBe('combo@example.com');
       expect(p.userId !== undefined).toBe(vt);
+      if (vt) expect(p.userId).toBe(p._json.tokenValidation?.userId);
       expect(p._json.tokenValidation !== undefined).toBe(vt);
       expect(p._json.secureInfo !== undefined).toBe(si);
       expect(p._json.userInfo !== undefined).toBe(ui);
@@ -316,7 +318,8 @@ describe('frontend SDK token (POST token)', () => {
     const res = await browser.post('/auth/callback').set('origin', h.baseUrl).type('form').send({ token });
     expect(res.status).toBe(302);
     expect(seen?.userId).toEqual(expect.any(String));
-    expect(seen?.id).toBe(seen?.userId);
+    // One person, one id, by link or by token: the verified identity, not the service's userId.
+    expect(seen?.id).toBe('sdk@example.com');
     expect(seen?.emails[0]?.value).toBe('sdk@example.com');
     expect(seen?.displayName).toEqual(expect.any(String));
     expect(seen?.risk).toBeDefined();

@@ -23,7 +23,9 @@ afterAll(async () => {
 async function profileOf(body: unknown) {
   server.reply(() => ({ body }));
   const verification = await client.verifyCode('code-1');
-  return buildProfile({ verification }, undefined);
+  const profile = buildProfile({ verification }, undefined);
+  if (!profile) throw new Error('no verified identity in this answer');
+  return profile;
 }
 
 /** The older shape: `timestamp`, identities with `verifiedAt` (ISO) and `name`, a fuller network. */
@@ -96,10 +98,16 @@ describe('profile from verify-code', () => {
     expect(profile._json.verification?.userDetails.timestamp).toBe('2024-08-05T14:01:31Z');
   });
 
-  it('an identity the verification reports without `verified` was verified by it, in either shape', async () => {
+  it('an identity reported without `verified` counts only when it is where this browser sent the link', async () => {
     const older = copy(olderShape) as { userDetails: { identities: Record<string, unknown>[] } };
     delete older.userDetails.identities[0]?.verified;
-    expect((await profileOf(older)).phoneNumbers).toEqual([{ value: '+919876543210', verified: true }]);
+    server.reply(() => ({ body: older }));
+    const verification = await client.verifyCode('code-1');
+    // Not a destination of this browser's send: no verified identity, no profile (the login is refused).
+    expect(buildProfile({ verification }, undefined)).toBeUndefined();
+    const sentHere = buildProfile({ verification }, undefined, (value) => value === '+919876543210');
+    expect(sentHere?.phoneNumbers).toEqual([{ value: '+919876543210', verified: true }]);
+    expect(sentHere?.id).toBe('+919876543210');
   });
 
   it('when both times are there, verifiedTimestamp wins; a time that is not a date is left out', async () => {
