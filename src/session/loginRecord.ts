@@ -120,13 +120,28 @@ export function writeLoginRisk(req: HttpRequest, risk: LoginRiskRecord): void {
  * The binding of a record to the session's user: a hash of Passport's serialized user, or
  * `undefined` when the session holds none. Serialized users are JSON in every session store.
  */
-function userBinding(session: SessionLike): string | undefined {
+function userBinding(session: SessionLike, remember = true): string | undefined {
   const passport = session.passport as { user?: unknown } | undefined;
   const user = passport && typeof passport === 'object' ? passport.user : undefined;
   if (user === undefined) return undefined;
   const text = JSON.stringify(user) ?? '';
+  if (!remember) return hashUser(text);
+  // Hashing on every guarded request would cost more than the decision: keep recent ones.
+  let binding = BINDINGS.get(text);
+  if (binding === undefined) {
+    binding = hashUser(text);
+    if (BINDINGS.size >= MAX_BINDINGS) BINDINGS.delete(BINDINGS.keys().next().value as string);
+    BINDINGS.set(text, binding);
+  }
+  return binding;
+}
+
+function hashUser(text: string): string {
   return createHash('sha256').update(`passport-otpless user\0${text}`).digest('base64url').slice(0, 22);
 }
+
+const BINDINGS = new Map<string, string>();
+const MAX_BINDINGS = 1_000;
 
 /** Sealed signals open only in the record of the same login. */
 function sealContext(id: string, at: number): string {
@@ -197,7 +212,7 @@ export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void 
     return original.call(this, user, opts, (err?: unknown) => {
       const session = sessionOf(req);
       if (!err && opts.session !== false && session) {
-        const binding = userBinding(session);
+        const binding = userBinding(session, false);
         if (binding !== undefined) session[LOGIN_RECORD_KEY] = { ...stored, u: binding };
         if (isSafeLocalPath(returnTo)) session.returnTo = returnTo;
         else delete session.returnTo;

@@ -26,9 +26,11 @@ export function setSealSecrets(req: object, secrets: readonly string[]): void {
   Object.defineProperty(req, SECRETS, { value: secrets, configurable: true, enumerable: false });
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** The secrets `sessionCompat()` found for this request; empty when there are none. */
 export function sealSecretsOf(req: object): readonly string[] {
-  return (req as WithSecrets)[SECRETS] ?? [];
+  return (req as WithSecrets)[SECRETS] ?? NONE;
 }
 
 /** Derived keys, by secret: deriving costs more than the decryption itself. Few secrets ever exist. */
@@ -73,12 +75,36 @@ export function sealValue(req: object, value: unknown, context: string): string 
 /** What `openValue` gives when no secret of this request opens the value (rotated out, altered). */
 export const UNREADABLE = Symbol('unreadable');
 
+/**
+ * Values already opened, per list of secrets: a guard runs on every request, and opening costs
+ * several times the whole decision. Safe to reuse, since GCM authenticates what it opens: the
+ * same sealed text under the same secrets and context always opens to the same value.
+ */
+const OPENED = new WeakMap<readonly string[], Map<string, unknown>>();
+const MAX_OPENED = 1_000;
+
 /** The value `sealValue` sealed, or `UNREADABLE`. Never throws. */
 export function openValue(req: object, sealed: unknown, context: string): unknown {
   if (typeof sealed !== 'string') return UNREADABLE;
+  const secrets = sealSecretsOf(req);
+  let opened = OPENED.get(secrets);
+  const cacheKey = `${context}\0${sealed}`;
+  if (opened?.has(cacheKey)) return opened.get(cacheKey);
+  const value = open(secrets, sealed, context);
+  if (value !== UNREADABLE) {
+    if (!opened) OPENED.set(secrets, (opened = new Map()));
+    // Oldest first out: the sessions still in use are opened again at their next request.
+    if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+    // Shared by every request that opens it: nobody may change it.
+    opened.set(cacheKey, typeof value === 'object' && value !== null ? Object.freeze(value) : value);
+  }
+  return value;
+}
+
+function open(secrets: readonly string[], sealed: string, context: string): unknown {
   const [iv, tag, body, extra] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
   if (!iv || !tag || !body || extra || iv.length !== 12 || tag.length !== 16) return UNREADABLE;
-  for (const secret of sealSecretsOf(req)) {
+  for (const secret of secrets) {
     try {
       const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), iv);
       decipher.setAAD(Buffer.from(context, 'utf8'));

@@ -69,11 +69,31 @@ function checkSecret(secret: unknown): readonly string[] | undefined {
  */
 function cookieSessionSecrets(req: HttpRequest): readonly string[] {
   const options = (req as HttpRequest & { sessionOptions?: { keys?: unknown; secret?: unknown } }).sessionOptions;
-  if (!options || typeof options !== 'object') return [];
+  if (!options || typeof options !== 'object') return NO_SECRETS;
   const { keys, secret } = options;
-  if (Array.isArray(keys)) return keys.filter((key): key is string => typeof key === 'string' && key.length > 0);
-  return typeof secret === 'string' && secret.length > 0 ? [secret] : [];
+  if (Array.isArray(keys)) {
+    // The same array on every request (cookie-session's options): one list of ours for it, so
+    // what was derived and opened under it is found again.
+    let secrets = FROM_KEYS.get(keys);
+    if (!secrets) {
+      secrets = Object.freeze(keys.filter((key): key is string => typeof key === 'string' && key.length > 0));
+      FROM_KEYS.set(keys, secrets);
+    }
+    return secrets;
+  }
+  if (typeof secret !== 'string' || secret.length === 0) return NO_SECRETS;
+  let secrets = FROM_SECRET.get(secret);
+  if (!secrets) {
+    secrets = Object.freeze([secret]);
+    if (FROM_SECRET.size >= 32) FROM_SECRET.clear();
+    FROM_SECRET.set(secret, secrets);
+  }
+  return secrets;
 }
+
+const NO_SECRETS: readonly string[] = Object.freeze([]);
+const FROM_KEYS = new WeakMap<unknown[], readonly string[]>();
+const FROM_SECRET = new Map<string, readonly string[]>();
 
 function patch(req: HttpRequest, res: ServerResponse, session: SessionLike): void {
   if (typeof session.regenerate !== 'function') {
