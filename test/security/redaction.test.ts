@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOtplessError, OtplessClient } from '../../src/index.js';
 import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
@@ -63,4 +64,29 @@ describe('redaction of the secret and the token in every form a service may echo
       expectNoSecrets(err, [form]);
     });
   }
+});
+
+describe('the authorize call on undici\'s diagnostics channel (README, "Secrets in your APM")', () => {
+  it("carries the secret in its query, and the README's subscriber records it without", async () => {
+    const seen: string[] = [];
+    const recorded: string[] = [];
+    // As the README shows it: record the origin and the path without its query.
+    const subscriber = (message: unknown) => {
+      const { request } = message as { request: { origin: string; method: string; path: string } };
+      seen.push(request.path);
+      recorded.push(`${request.method} ${request.origin}${request.path.split('?')[0]}`);
+    };
+    diagnostics.subscribe('undici:request:create', subscriber);
+    try {
+      server.reply(() => ({}));
+      await client.sendMagicLink({ email: 'apm@example.com', redirectUri: 'https://app.example/cb' });
+    } finally {
+      diagnostics.unsubscribe('undici:request:create', subscriber);
+    }
+    const authorize = seen.find((path) => path.startsWith('/auth/v1/authorize'));
+    // What any APM agent subscribed to the channel sees: why the README warns about it.
+    expect(authorize).toContain(`client_secret=${encodeURIComponent(SECRET)}`);
+    expect(recorded).toContain(`GET ${server.url}/auth/v1/authorize`);
+    for (const line of recorded) expectNoSecrets(line, [SECRET, encodeURIComponent(SECRET)]);
+  });
 });
