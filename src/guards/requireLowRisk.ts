@@ -110,6 +110,7 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   const opts = checkOptions(options);
   const policy = validateRiskPolicy(opts.policy);
   const staleAction = opts.staleAction ?? 'challenge';
+  const backoffMs = opts.refetchBackoffMs ?? DEFAULT_REFETCH_BACKOFF_MS;
 
   /** True when the signals are older than `maxAgeMs` (or were never read). */
   const isStale = (record: LoginRecord, now: number): boolean =>
@@ -133,7 +134,6 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     return verdict;
   };
 
-  const backoffMs = opts.refetchBackoffMs ?? DEFAULT_REFETCH_BACKOFF_MS;
   const respond = (
     req: HttpRequest,
     res: ServerResponse,
@@ -201,8 +201,9 @@ const REFETCHES = new WeakMap<OtplessClient, Refetches>();
 
 /**
  * The signals of the session with this token, read again through secure-info; `undefined`
- * without a call while a failure of that session is recent. Concurrent callers share one call,
- * so a burst of requests (or an outage) costs one upstream call per session, not one each.
+ * without a call while a failure of that session is recent (for the `backoffMs` of the guard
+ * whose call failed). Concurrent callers share one call, whatever their guard, so a burst of
+ * requests (or an outage) costs one upstream call per session, not one each.
  */
 function refetch(client: OtplessClient, token: string, now: number, backoffMs: number): Promise<Refetched> {
   let state = REFETCHES.get(client);

@@ -1,9 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
 import { compactSignals } from '../risk/index.js';
 import type { CompactSignals, RiskAction, RiskVerdict } from '../risk/index.js';
 import type { SecureInfo } from '../wire/types.js';
 import type { HttpRequest } from '../web/request.js';
-import { createHash } from 'node:crypto';
 import { isSafeLocalPath } from '../web/origin.js';
 import { sessionOf } from './session.js';
 import type { SessionLike } from './session.js';
