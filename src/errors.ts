@@ -42,7 +42,13 @@ export type RequestFailureReason =
   | 'STORE_UNAVAILABLE';
 
 /** What is missing from the app's setup. */
-export type SetupFailureReason = 'MISSING_SESSION' | 'MISSING_BODY_PARSER' | 'MISSING_RESPONSE' | 'NO_LOGIN_RECORD';
+export type SetupFailureReason =
+  | 'MISSING_SESSION'
+  | 'MISSING_BODY_PARSER'
+  | 'MISSING_RESPONSE'
+  | 'NO_LOGIN_RECORD'
+  // A cookie session has risk signals to keep and no secret to encrypt them with.
+  | 'MISSING_SESSION_SECRET';
 
 /**
  * Marks errors of this package. `Symbol.for` so that two copies of the package loaded in one

@@ -66,7 +66,7 @@ export function createApp(options) {
       ...(defaultCountry ? { defaultCountry } : {}),
     },
     // No user database here: the session keeps the small user object the pages show.
-    async (profile) => toSessionUser(profile),
+    async (profile) => toSessionUser(profile, { keepReasons: Boolean(demo) }),
   );
   // A Passport instance of its own, so two apps in one process (the tests) do not share one.
   const passport = new Passport();

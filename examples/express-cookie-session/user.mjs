@@ -1,8 +1,12 @@
 // What the app keeps of a login. With cookie-session the whole session travels in a cookie
 // (about 4 KB at most), so only what the pages show is kept: no raw answers, no token.
 
-/** Builds the session user from the strategy's `MagicLinkProfile`. */
-export function toSessionUser(profile) {
+/**
+ * Builds the session user from the strategy's `MagicLinkProfile`. The reasons of the risk
+ * verdict are kept only when the pages show them (demo mode): in a cookie anyone holding it can
+ * read them, and they would tell which signal to hide. A real app logs them instead.
+ */
+export function toSessionUser(profile, { keepReasons = false } = {}) {
   const email = profile.emails.find((e) => e.verified)?.value;
   const phone = profile.phoneNumbers.find((p) => p.verified)?.value;
   return {
@@ -18,11 +22,15 @@ export function toSessionUser(profile) {
     network: summarizeNetwork(profile.network),
     risk: profile.risk && {
       action: profile.risk.action,
-      reasons: profile.risk.reasons.map(({ signal, action, detail }) => ({
-        signal,
-        action,
-        ...(detail ? { detail } : {}),
-      })),
+      ...(keepReasons
+        ? {
+            reasons: profile.risk.reasons.map(({ signal, action, detail }) => ({
+              signal,
+              action,
+              ...(detail ? { detail } : {}),
+            })),
+          }
+        : {}),
     },
     signedInAt: new Date().toISOString(),
   };

@@ -5,7 +5,13 @@ import { startEmulator, EMULATOR_DEFAULT_CLIENT } from 'passport-otpless/emulato
 import { createApp, listen } from './app.mjs';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// Never a fixed fallback: without SESSION_SECRET a random one for this process only.
 const sessionSecret = process.env.SESSION_SECRET ?? randomBytes(32).toString('hex');
+if (!process.env.SESSION_SECRET) {
+  console.warn(
+    'Note: SESSION_SECRET is not set, so sessions end when this process stops (and other processes cannot read them).',
+  );
+}
 
 const emulator = await startEmulator({ quiet: true });
 const a = await listen(Number(process.env.PORT ?? 3001));

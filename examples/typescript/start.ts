@@ -12,6 +12,7 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const { app, close } = createApp({
   otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
   callbackURL: `${url}/auth/callback`,
+  // A random key per run (never a fixed one): this starter talks to the emulator only.
   sessionKeys: [randomBytes(32).toString('hex')],
 });
 server.on('request', app);

@@ -9,15 +9,29 @@ const QUERY = /\?[^\s"'<>]*/g;
 /** Service text is shown to developers, not stored: keep it short. */
 const MAX_TEXT = 300;
 
-/** Every form a value can take on the wire: raw, URL-encoded, form-encoded, JSON-escaped. */
+/**
+ * Every form a value can take on the wire or in a service's echo of it: raw, URL-encoded and
+ * form-encoded (each with upper- and lower-case percent escapes, as servers re-encode either
+ * way), JSON-escaped, and base64 (standard, unpadded and URL-safe).
+ */
 export function secretForms(value: string): string[] {
+  const encoded = [encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
+  const base64 = Buffer.from(value, 'utf8').toString('base64');
   const forms = new Set([
     value,
-    encodeURIComponent(value),
-    new URLSearchParams({ v: value }).toString().slice(2),
+    ...encoded,
+    ...encoded.map(lowerCaseEscapes),
     JSON.stringify(value).slice(1, -1),
+    base64,
+    base64.replace(/=+$/, ''),
+    Buffer.from(value, 'utf8').toString('base64url'),
   ]);
   return [...forms].filter((form) => form !== '');
+}
+
+/** `%2F` -> `%2f`: the same bytes, as some servers and proxies write them. */
+function lowerCaseEscapes(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 }
 
 /** Replaces every occurrence of each secret form, then every query string, and truncates. */

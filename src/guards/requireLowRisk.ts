@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import {
@@ -11,7 +12,8 @@ import {
 import { boolOption, functionOption, oneOfOption, optionError } from '../options.js';
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import type { LoginRecord } from '../session/loginRecord.js';
+import { writeLoginRisk } from '../session/loginRecord.js';
+import type { LoginRecord, LoginRiskRecord } from '../session/loginRecord.js';
 import { checkGuardOptions, createGuard } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
 import { refuse } from './refuse.js';
@@ -71,8 +73,15 @@ export interface RequireLowRiskOptions extends GuardOptions {
   /**
    * Client used to refetch stale signals through secure-info (pass `strategy.client`). Works
    * only with a server-side session (express-session), where the login's token is kept.
+   * Concurrent refetches of one session make one call, shared by every guard of this client.
    */
   client?: OtplessClient;
+  /**
+   * After a refetch failed, no new one is tried for that session for this long: its requests
+   * get `staleAction` meanwhile, so an outage upstream does not turn every request into a call.
+   * Default 30 000.
+   */
+  refetchBackoffMs?: number;
   /** Handle a `challenge` (step-up, say). Default: 403. */
   onChallenge?(req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict): void;
   /** Handle a `block`. Default: 403. */
@@ -101,6 +110,7 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   const opts = checkOptions(options);
   const policy = validateRiskPolicy(opts.policy);
   const staleAction = opts.staleAction ?? 'challenge';
+  const backoffMs = opts.refetchBackoffMs ?? DEFAULT_REFETCH_BACKOFF_MS;
 
   /** True when the signals are older than `maxAgeMs` (or were never read). */
   const isStale = (record: LoginRecord, now: number): boolean =>
@@ -122,19 +132,6 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
       verdict.action = strictestAction(verdict.action, staleAction);
     }
     return verdict;
-  };
-
-  /** Reads the signals again through secure-info; false when that fails (they stay stale). */
-  const refetch = async (record: LoginRecord, token: string, now: number): Promise<boolean> => {
-    try {
-      const fresh = await opts.client!.getSecureInfo(token);
-      const signals = compactSignals(fresh.secure_info);
-      record.risk = { signals, action: assessRisk(signals, policy, { now }).action, at: now };
-      return true;
-    } catch {
-      // A failed refetch leaves the signals stale: staleAction decides, never "allow" by default.
-      return false;
-    }
   };
 
   const respond = (
@@ -172,20 +169,82 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   return createGuard(GUARD, opts, (req, res, next, record) => {
     const now = Date.now();
     const stale = isStale(record, now);
-    if (stale && record.risk && opts.client && record.token) {
-      return refetch(record, record.token, now).then((refreshed) =>
-        respond(req, res, next, record, judge(record, now, !refreshed, refreshed), now),
-      );
-    }
-    respond(req, res, next, record, judge(record, now, stale, false), now);
+    const fresh =
+      stale && record.risk && opts.client && record.token
+        ? refetch(opts.client, record.token, now, backoffMs)
+        : undefined;
+    if (!fresh) return respond(req, res, next, record, judge(record, now, stale, false), now);
+    return fresh.then((signals) => {
+      if (signals) {
+        const risk = { ...signals, action: assessRisk(signals.signals, policy, { now: signals.at }).action };
+        writeLoginRisk(req, risk);
+        record.risk = risk;
+      }
+      respond(req, res, next, record, judge(record, now, !signals, Boolean(signals)), now);
+    });
   });
+}
+
+/** Signals read again through secure-info, or `undefined` when that failed. */
+type Refetched = Pick<LoginRiskRecord, 'signals' | 'at'> | undefined;
+
+/** Refetches of one client: in flight and recently failed, by a hash of the session's token. */
+interface Refetches {
+  inFlight: Map<string, Promise<Refetched>>;
+  failedUntil: Map<string, number>;
+}
+
+const DEFAULT_REFETCH_BACKOFF_MS = 30_000;
+/** Above this many remembered failures, the expired ones are swept on the next failure. */
+const SWEEP_AT = 1_000;
+const REFETCHES = new WeakMap<OtplessClient, Refetches>();
+
+/**
+ * The signals of the session with this token, read again through secure-info; `undefined`
+ * without a call while a failure of that session is recent (for the `backoffMs` of the guard
+ * whose call failed). Concurrent callers share one call, whatever their guard, so a burst of
+ * requests (or an outage) costs one upstream call per session, not one each.
+ */
+function refetch(client: OtplessClient, token: string, now: number, backoffMs: number): Promise<Refetched> {
+  let state = REFETCHES.get(client);
+  if (!state) {
+    state = { inFlight: new Map(), failedUntil: new Map() };
+    REFETCHES.set(client, state);
+  }
+  const { inFlight, failedUntil } = state;
+  // A hash, so the maps that outlive the request never hold a token.
+  const key = createHash('sha256').update(token).digest('base64url');
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  if ((failedUntil.get(key) ?? 0) > now) return Promise.resolve(undefined);
+
+  const call = client.getSecureInfo(token).then(
+    (answer): Refetched => {
+      failedUntil.delete(key);
+      return { signals: compactSignals(answer.secure_info), at: now };
+    },
+    (): Refetched => {
+      // A failed refetch leaves the signals stale: staleAction decides, never "allow" by default.
+      if (failedUntil.size >= SWEEP_AT) {
+        for (const [k, until] of failedUntil) if (until <= Date.now()) failedUntil.delete(k);
+      }
+      failedUntil.set(key, Date.now() + backoffMs);
+      return undefined;
+    },
+  );
+  inFlight.set(key, call);
+  void call.finally(() => inFlight.delete(key));
+  return call;
 }
 
 function checkOptions(options: RequireLowRiskOptions | undefined): RequireLowRiskOptions {
   const opts = checkGuardOptions(GUARD, options) as RequireLowRiskOptions;
-  const { maxAgeMs, client } = opts;
-  if (maxAgeMs !== undefined && (typeof maxAgeMs !== 'number' || !Number.isFinite(maxAgeMs) || maxAgeMs < 0)) {
-    throw optionError(OWNER, 'maxAgeMs', 'a number of milliseconds, 0 or more');
+  const { client } = opts;
+  for (const key of ['maxAgeMs', 'refetchBackoffMs'] as const) {
+    const value: unknown = opts[key];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+      throw optionError(OWNER, key, 'a number of milliseconds, 0 or more');
+    }
   }
   oneOfOption(OWNER, opts, 'staleAction', RISK_ACTIONS);
   for (const key of ['onChallenge', 'onBlock', 'audit'] as const) functionOption(OWNER, opts, key);

@@ -2,6 +2,10 @@
  * The compact form of the signals: what a session keeps after login, so a guard can judge the
  * login again later, under any policy, without the raw service answer.
  *
+ * The form is documented, so it is no secret: whoever reads it knows the signals. That is why
+ * the login record keeps it encrypted in a cookie session (see `sessionCompat`) and in the
+ * clear only on the server.
+ *
  * A minimal `SecureInfo` (same member names) would be simpler but does not fit: the names alone
  * of the 16 signals take about 220 bytes and a full object about 490. So each signal is one
  * character of `f` and the four numbers the thresholds need travel beside it.
@@ -193,9 +197,9 @@ export function readRiskInput(input: unknown): SignalsRead {
  *
  * @example
  * const signals = compactSignals(result.secureInfo); // { v: 1, f: '0#n000000#0#0000', c: 0.98, ... }
- * req.session.otpless.risk = { signals, action: assessRisk(signals).action, at: Date.now() };
- * // on a later request, under the route's policy:
- * assessRisk(record.risk.signals, { vpn: 'block' }, { now: record.risk.at });
+ * const readAt = Date.now();
+ * // later, under a route's policy, as of when they were read:
+ * assessRisk(signals, { vpn: 'block' }, { now: readAt });
  */
 export function compactSignals(input: unknown): CompactSignals | null {
   const read = readRiskInput(input);

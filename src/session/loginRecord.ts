@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
 import { compactSignals } from '../risk/index.js';
 import type { CompactSignals, RiskAction, RiskVerdict } from '../risk/index.js';
@@ -5,19 +6,29 @@ import type { SecureInfo } from '../wire/types.js';
 import type { HttpRequest } from '../web/request.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { sessionOf } from './session.js';
+import type { SessionLike } from './session.js';
+import { openValue, sealValue, UNREADABLE } from './sealedSignals.js';
 
 /**
  * What a magic-link login leaves in the session, beside Passport's own `passport.user`.
  *
  * The strategy writes it once the login has succeeded (after Passport regenerated the
- * session); the guards read it on later requests. It is kept small, since with cookie-session
- * it travels in a cookie: no raw API answers, and no token unless the session is server-side.
+ * session); the guards read it on later requests, through `readLoginRecord`. It is kept small,
+ * since with cookie-session it travels in a cookie: no raw API answers, no token unless the
+ * session is server-side, and the signals only encrypted (the cookie's holder sees the verdict
+ * and its time, never which signal raised it).
  */
 export interface LoginRecord {
   /** Record format version, so a later format can tell an old cookie apart. */
   v: 1;
   /** The profile id of the user who logged in. */
   id: string;
+  /**
+   * A hash of the serialized user (`req.session.passport.user`) the login put in the session.
+   * The record counts only while the session still holds that user: another strategy that logs
+   * someone else in with `keepSessionInfo` keeps the record, but `readLoginRecord` ignores it.
+   */
+  u: string;
   /** The identity types verified at login, for `requireIdentity()`. */
   verified: IdentityType[];
   /**
@@ -35,7 +46,11 @@ export interface LoginRecord {
 }
 
 export interface LoginRiskRecord {
-  /** The signals in compact form, or `null` when the service sent none. */
+  /**
+   * The signals in compact form, or `null` when the service sent none. Read back from a cookie
+   * that no secret of the app opens (a rotated-out secret, an altered cookie), they read as
+   * malformed (`{ v: 1, f: '!' }`), which the guards judge as `block` by default.
+   */
   signals: CompactSignals | null;
   /** The verdict under the strategy's policy when the signals were read. */
   action: RiskAction;
@@ -43,18 +58,100 @@ export interface LoginRiskRecord {
   at: number;
 }
 
+/** How `risk` is kept in a cookie session: the signals sealed in `s`, nothing that names them. */
+interface SealedRiskRecord {
+  action: RiskAction;
+  at: number;
+  /** `signals` (JSON), AES-256-GCM under the app's secret (see `sessionCompat`). */
+  s: string;
+}
+
+type StoredLoginRecord = Omit<LoginRecord, 'risk'> & { risk?: LoginRiskRecord | SealedRiskRecord };
+
 /** Key of the record in `req.session`. */
 export const LOGIN_RECORD_KEY = 'otpless';
 
-/** Reads the login record from the request's session, or `undefined` when there is none. */
+/** What signals read as when they cannot be opened: malformed, so they never pass for clean. */
+const UNREADABLE_SIGNALS: CompactSignals = { v: 1, f: '!' };
+
+/**
+ * Reads the login record from the request's session, or `undefined` when there is none, or
+ * when it was written for another user than the one the session now holds (see `u`). Sealed
+ * signals come back opened; a record from a server-side session is the stored object itself.
+ */
 export function readLoginRecord(req: { session?: unknown }): LoginRecord | undefined {
-  const record = sessionOf(req)?.[LOGIN_RECORD_KEY];
-  if (!record || typeof record !== 'object') return undefined;
-  const candidate = record as Partial<LoginRecord>;
-  if (candidate.v !== 1 || typeof candidate.id !== 'string' || !Array.isArray(candidate.verified)) {
+  const session = sessionOf(req);
+  const record = session?.[LOGIN_RECORD_KEY];
+  if (!session || !record || typeof record !== 'object') return undefined;
+  const candidate = record as Partial<StoredLoginRecord>;
+  if (
+    candidate.v !== 1 ||
+    typeof candidate.id !== 'string' ||
+    typeof candidate.u !== 'string' ||
+    !Array.isArray(candidate.verified)
+  ) {
     return undefined;
   }
-  return candidate as LoginRecord;
+  if (candidate.u !== userBinding(session)) return undefined;
+  const risk = candidate.risk;
+  if (!risk || !('s' in risk)) return candidate as LoginRecord;
+  const signals = openValue(req, risk.s, sealContext(candidate.id, risk.at));
+  return {
+    ...(candidate as StoredLoginRecord),
+    risk: {
+      signals: signals === UNREADABLE ? UNREADABLE_SIGNALS : (signals as CompactSignals | null),
+      action: risk.action,
+      at: risk.at,
+    },
+  };
+}
+
+/**
+ * Replaces the risk part of the record in this request's session (a guard that refetched the
+ * signals), sealing the signals when the session is a cookie.
+ */
+export function writeLoginRisk(req: HttpRequest, risk: LoginRiskRecord): void {
+  const record = sessionOf(req)?.[LOGIN_RECORD_KEY] as StoredLoginRecord | undefined;
+  if (!record || typeof record !== 'object') return;
+  record.risk = storedRisk(req, record.id, risk);
+}
+
+/**
+ * The binding of a record to the session's user: a hash of Passport's serialized user, or
+ * `undefined` when the session holds none. Serialized users are JSON in every session store.
+ */
+function userBinding(session: SessionLike, remember = true): string | undefined {
+  const passport = session.passport as { user?: unknown } | undefined;
+  const user = passport && typeof passport === 'object' ? passport.user : undefined;
+  if (user === undefined) return undefined;
+  const text = JSON.stringify(user) ?? '';
+  if (!remember) return hashUser(text);
+  // Hashing on every guarded request would cost more than the decision: keep recent ones.
+  let binding = BINDINGS.get(text);
+  if (binding === undefined) {
+    binding = hashUser(text);
+    if (BINDINGS.size >= MAX_BINDINGS) BINDINGS.delete(BINDINGS.keys().next().value as string);
+    BINDINGS.set(text, binding);
+  }
+  return binding;
+}
+
+function hashUser(text: string): string {
+  return createHash('sha256').update(`passport-otpless user\0${text}`).digest('base64url').slice(0, 22);
+}
+
+const BINDINGS = new Map<string, string>();
+const MAX_BINDINGS = 1_000;
+
+/** Sealed signals open only in the record of the same login. */
+function sealContext(id: string, at: number): string {
+  return `login record\0${id}\0${at}`;
+}
+
+/** A server-side session keeps the signals as they are; a cookie session keeps them sealed. */
+function storedRisk(req: HttpRequest, id: string, risk: LoginRiskRecord): LoginRiskRecord | SealedRiskRecord {
+  if (req.sessionStore) return risk;
+  return { action: risk.action, at: risk.at, s: sealValue(req, risk.signals, sealContext(id, risk.at)) };
 }
 
 /** What the record is built from: a `MagicLinkProfile` fits (the session room needs no strategy types). */
@@ -64,7 +161,7 @@ export interface LoginOutcome {
   secureInfo?: SecureInfo | undefined;
 }
 
-/** Builds the small record the guards read on later requests. */
+/** Builds the small record the guards read on later requests; `u` is set when it is written. */
 export function buildLoginRecord(
   req: HttpRequest,
   profile: LoginOutcome,
@@ -75,6 +172,7 @@ export function buildLoginRecord(
   const record: LoginRecord = {
     v: 1,
     id: profile.id,
+    u: '',
     verified: [...new Set(profile.identities.filter((i) => i.verified).map((i) => i.type))],
   };
   if (risk) {
@@ -91,15 +189,22 @@ type LogIn = (user: unknown, options: unknown, done?: (err?: unknown) => void) =
  * Arranges for `record` to be written into the session once Passport has logged the user in.
  *
  * Passport 0.6+ regenerates the session inside `req.logIn`, dropping anything written before;
- * wrapping `req.logIn` for this one request writes the record into the new session. The same
- * moment puts back a safe `returnTo` (also dropped by the regeneration) for
- * `successReturnToOrRedirect`, and removes an unsafe one: only paths on this site are kept.
+ * wrapping `req.logIn` for this one request writes the record into the new session, bound to
+ * the user Passport just put there. The same moment puts back a safe `returnTo` (also dropped
+ * by the regeneration) for `successReturnToOrRedirect`, and removes an unsafe one: only paths
+ * on this site are kept.
+ *
+ * Throws an `OtplessSetupError` (`MISSING_SESSION_SECRET`) before anything is logged in when a
+ * cookie session has signals to keep and no secret to seal them with.
  */
 export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void {
   const target = req as unknown as { logIn?: LogIn; login?: LogIn };
   const original = target.logIn ?? target.login;
   if (typeof original !== 'function') return;
   const returnTo = sessionOf(req)?.returnTo;
+  // Sealed now, so a missing secret fails the login before the user is logged in.
+  const stored: StoredLoginRecord = { ...record };
+  if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
 
   const wrapped: LogIn = function (this: unknown, user, options, done) {
     const callback = typeof options === 'function' ? (options as (err?: unknown) => void) : done;
@@ -107,7 +212,8 @@ export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void 
     return original.call(this, user, opts, (err?: unknown) => {
       const session = sessionOf(req);
       if (!err && opts.session !== false && session) {
-        session[LOGIN_RECORD_KEY] = record;
+        const binding = userBinding(session, false);
+        if (binding !== undefined) session[LOGIN_RECORD_KEY] = { ...stored, u: binding };
         if (isSafeLocalPath(returnTo)) session.returnTo = returnTo;
         else delete session.returnTo;
       }

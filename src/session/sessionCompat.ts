@@ -2,6 +2,21 @@ import { sessionOf } from './session.js';
 import type { SessionLike } from './session.js';
 import type { ServerResponse } from 'node:http';
 import type { HttpRequest, NextFunction } from '../web/request.js';
+import { optionError, optionsObject } from '../options.js';
+import { setSealSecrets } from './sealedSignals.js';
+
+/** Options of `sessionCompat()`. */
+export interface SessionCompatOptions {
+  /**
+   * The secret that encrypts the login's risk signals in the cookie (or a list, newest first:
+   * the first encrypts, each one decrypts). Default: cookie-session's own `keys` (or `secret`),
+   * from which a separate key is derived. Give it when cookie-session gets a Keygrip instance
+   * or `signed: false`, or to keep the two secrets apart.
+   */
+  secret?: string | string[];
+}
+
+const OWNER = 'sessionCompat()';
 
 /**
  * Middleware that gives cookie-session the `regenerate()` and `save()` methods Passport 0.6+
@@ -14,18 +29,71 @@ import type { HttpRequest, NextFunction } from '../web/request.js';
  * itself when the response is sent. With a cookie store there is no server-side session id to fix, so this
  * is safe. Sessions that already have both methods (express-session) are left alone.
  *
+ * It also hands the strategy and the guards the secret that encrypts the login's risk
+ * signals in the cookie, so the cookie's holder cannot read which signal raised a verdict.
+ *
  * @example
  * app.use(cookieSession({ name: 'session', keys: [process.env.SESSION_KEY] }));
  * app.use(sessionCompat());
  * app.use(passport.session());
  */
-export function sessionCompat(): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
+export function sessionCompat(
+  options?: SessionCompatOptions,
+): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
+  const secrets =
+    options === undefined
+      ? undefined
+      : checkSecret(optionsObject<SessionCompatOptions>(OWNER, options, 'an object').secret);
   return function sessionCompatMiddleware(req, res, next) {
+    const found = secrets ?? cookieSessionSecrets(req);
+    if (found.length > 0) setSealSecrets(req, found);
     const session = sessionOf(req);
     if (session) patch(req, res, session);
     next();
   };
 }
+
+function checkSecret(secret: unknown): readonly string[] | undefined {
+  if (secret === undefined) return undefined;
+  const list = typeof secret === 'string' ? [secret] : secret;
+  if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw optionError(OWNER, 'secret', 'a non-empty string, or a non-empty array of them (newest first)');
+  }
+  return Object.freeze([...(list as string[])]);
+}
+
+/**
+ * The secrets cookie-session was given, from `req.sessionOptions` (its documented per-request
+ * copy of the options): `keys` as an array of strings, or `secret`. A Keygrip instance hides
+ * its keys, so then `sessionCompat({ secret })` is needed.
+ */
+function cookieSessionSecrets(req: HttpRequest): readonly string[] {
+  const options = (req as HttpRequest & { sessionOptions?: { keys?: unknown; secret?: unknown } }).sessionOptions;
+  if (!options || typeof options !== 'object') return NO_SECRETS;
+  const { keys, secret } = options;
+  if (Array.isArray(keys)) {
+    // The same array on every request (cookie-session's options): one list of ours for it, so
+    // what was derived and opened under it is found again.
+    let secrets = FROM_KEYS.get(keys);
+    if (!secrets) {
+      secrets = Object.freeze(keys.filter((key): key is string => typeof key === 'string' && key.length > 0));
+      FROM_KEYS.set(keys, secrets);
+    }
+    return secrets;
+  }
+  if (typeof secret !== 'string' || secret.length === 0) return NO_SECRETS;
+  let secrets = FROM_SECRET.get(secret);
+  if (!secrets) {
+    secrets = Object.freeze([secret]);
+    if (FROM_SECRET.size >= 32) FROM_SECRET.clear();
+    FROM_SECRET.set(secret, secrets);
+  }
+  return secrets;
+}
+
+const NO_SECRETS: readonly string[] = Object.freeze([]);
+const FROM_KEYS = new WeakMap<unknown[], readonly string[]>();
+const FROM_SECRET = new Map<string, readonly string[]>();
 
 function patch(req: HttpRequest, res: ServerResponse, session: SessionLike): void {
   if (typeof session.regenerate !== 'function') {

@@ -4,7 +4,10 @@ import type { HttpRequest } from './request.js';
  * True when a POST comes from a page of this site. A cross-site form could otherwise log a
  * victim in with the attacker's token (login CSRF). Browsers send `Origin` on every POST, and
  * `Sec-Fetch-Site` where they support it; a request with neither is refused (fail closed).
- * The origin may be the callback URL's, or the host the request itself was sent to.
+ *
+ * The origin must be the callback URL's, or the request's own origin: scheme, host and port,
+ * never the host alone, since a page on `http://host` is another origin than `https://host`
+ * (anyone on the network can serve the former).
  */
 export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean {
   const fetchSite = header(req, 'sec-fetch-site');
@@ -16,10 +19,32 @@ export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean
   // own forms; `Sec-Fetch-Site` (which no page can set) then tells whether it was this site.
   if (origin === 'null') return fetchSite === 'same-origin';
   try {
-    const from = new URL(origin);
-    return from.origin === new URL(callbackURL).origin || from.host === header(req, 'host');
+    const from = new URL(origin).origin;
+    return from === new URL(callbackURL).origin || from === ownOrigin(req);
   } catch {
     return false;
+  }
+}
+
+/**
+ * The origin the request was sent to, or `undefined`. The scheme comes from Express's
+ * `req.protocol` (which honours `X-Forwarded-Proto` only under `trust proxy`) or else from the
+ * socket itself: a header alone never decides it.
+ */
+function ownOrigin(req: HttpRequest): string | undefined {
+  const host = header(req, 'host');
+  if (host === undefined) return undefined;
+  const protocol: unknown = (req as HttpRequest & { protocol?: unknown }).protocol;
+  const scheme =
+    protocol === 'http' || protocol === 'https'
+      ? protocol
+      : (req.socket as { encrypted?: boolean } | undefined)?.encrypted
+        ? 'https'
+        : 'http';
+  try {
+    return new URL(`${scheme}://${host}`).origin;
+  } catch {
+    return undefined;
   }
 }
 
@@ -43,7 +68,8 @@ function header(req: HttpRequest, name: string): string | undefined {
 /**
  * True when `target` is a path on this site and nothing else. Open redirects hide in many
  * forms (`//evil.com`, `/\evil.com`, `https://evil.com`, control characters that browsers
- * strip), so the check accepts only a plain absolute path and confirms it by parsing.
+ * strip, dot segments such as `/.//evil.com` or `/%2e//evil.com` that resolve to `//evil.com`),
+ * so the check accepts only a plain absolute path without dot segments and confirms it by parsing.
  */
 export function isSafeLocalPath(target: unknown): target is string {
   if (typeof target !== 'string' || target.length === 0 || target.length > 2048) return false;
@@ -51,10 +77,18 @@ export function isSafeLocalPath(target: unknown): target is string {
   // Backslashes and control characters are normalised away by browsers into `//host`.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\\\u0000-\u001f\u007f]/.test(target)) return false;
+  // `.` and `..` segments (also percent-encoded, as URL parsers decode them) can resolve to a
+  // path that starts with `//`: whoever redirects to the resolved form sends the browser away.
+  const path = target.split(/[?#]/, 1)[0] ?? '';
+  if (path.split('/').some((segment) => DOT_SEGMENT.test(segment))) return false;
   try {
     const base = 'http://same-site.invalid';
-    return new URL(target, base).origin === base;
+    const resolved = new URL(target, base);
+    return resolved.origin === base && !resolved.pathname.startsWith('//');
   } catch {
     return false;
   }
 }
+
+/** A segment URL parsers treat as `.` or `..`. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;

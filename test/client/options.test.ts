@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { OtplessClient } from '../../src/index.js';
+import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { resolveOptions } from '../../src/client/options.js';
+import { startCaptureServer } from './helpers/captureServer.js';
+import { OK_BY_PATH, userInfoOk } from './helpers/fixtures.js';
 
 const SECRET = 'opt-secret-value-123';
 const ok = { clientId: 'id-1', clientSecret: SECRET };
@@ -15,10 +18,43 @@ function typeErrorOf(options: unknown): TypeError {
 }
 
 describe('OtplessClient options', () => {
-  it('accepts the minimal options and closes', async () => {
+  it('accepts the minimal options, closes idempotently, and refuses calls once closed', async () => {
     const client = new OtplessClient(ok);
-    await client.close();
-    await client.close(); // idempotent
+    await expect(client.close()).resolves.toBeUndefined();
+    await expect(client.close()).resolves.toBeUndefined(); // idempotent
+    const err = await client.getUserInfo('a-token').catch((e: unknown) => e);
+    expect(isOtplessError(err, 'NETWORK')).toBe(true);
+    expect((err as Error).message).toMatch(/client is closed/);
+  });
+
+  it('fills in every documented default (README table, JSDoc of OtplessClientOptions)', () => {
+    expect(resolveOptions(ok)).toEqual({
+      clientId: 'id-1',
+      clientSecret: SECRET,
+      auth: { origin: 'https://auth.otpless.app', prefix: '' },
+      userAuth: { origin: 'https://user-auth.otpless.app', prefix: '' },
+      timeoutMs: 10_000,
+      maxResponseBytes: 1024 * 1024,
+      connections: 64,
+    });
+  });
+
+  it('keeps a path prefix (without its trailing slash) and the given limits', () => {
+    const resolved = resolveOptions({
+      ...ok,
+      authUrl: 'http://127.0.0.1:1/prefix/',
+      userAuthUrl: 'https://example.com/a/b',
+      timeoutMs: 500,
+      maxResponseBytes: 1000,
+      connections: 2,
+    });
+    expect(resolved).toMatchObject({
+      auth: { origin: 'http://127.0.0.1:1', prefix: '/prefix' },
+      userAuth: { origin: 'https://example.com', prefix: '/a/b' },
+      timeoutMs: 500,
+      maxResponseBytes: 1000,
+      connections: 2,
+    });
   });
 
   it.each([
@@ -56,15 +92,52 @@ describe('OtplessClient options', () => {
     expect(err.message).not.toContain(SECRET);
   });
 
-  it('accepts http URLs with a path prefix and custom limits', async () => {
+  it('uses an http URL with a path prefix and applies the custom limits on the wire', async () => {
+    const server = await startCaptureServer();
     const client = new OtplessClient({
       ...ok,
-      authUrl: 'http://127.0.0.1:1/prefix/',
-      userAuthUrl: 'https://example.com',
+      authUrl: `${server.url}/prefix/`,
+      userAuthUrl: `${server.url}/other`,
       timeoutMs: 500,
       maxResponseBytes: 1000,
       connections: 2,
     });
-    await client.close();
+    try {
+      // The prefix goes before each endpoint's path, on the host the endpoint belongs to.
+      server.reply((req) => ({ body: OK_BY_PATH[req.path.replace(/^\/(prefix|other)/, '')] }));
+      await expect(client.getUserInfo('tok-1')).resolves.toMatchObject({ email: userInfoOk.email });
+      // Its full answer is larger than this client's 1000 bytes: only the path matters here.
+      await client.getSecureInfo('tok-1').catch(() => undefined);
+      expect(server.requests.map((r) => r.path)).toEqual(['/prefix/auth/userInfo', '/other/auth/v1/secure-info']);
+
+      // maxResponseBytes: 1000 bytes are read, 1001 are not.
+      const sized = (bytes: number) => {
+        const body = JSON.stringify({ ...userInfoOk, pad: '' });
+        return JSON.stringify({ ...userInfoOk, pad: 'x'.repeat(bytes - body.length) });
+      };
+      server.reply(() => ({ body: sized(1000) }));
+      await expect(client.getUserInfo('tok-1')).resolves.toMatchObject({ email: userInfoOk.email });
+      server.reply(() => ({ body: sized(1001) }));
+      const tooLarge = await client.getUserInfo('tok-1').catch((e: unknown) => e);
+      expect(isOtplessError(tooLarge, 'BAD_RESPONSE')).toBe(true);
+      expect((tooLarge as Error).message).toContain('maxResponseBytes (1000)');
+
+      // timeoutMs: an answer after 800 ms is too late for 500.
+      server.reply(() => ({ delayMs: 800 }));
+      const started = Date.now();
+      const late = await client.getUserInfo('tok-1').catch((e: unknown) => e);
+      expect(isOtplessError(late, 'TIMEOUT')).toBe(true);
+      expect(late).toMatchObject({ timeoutMs: 500 });
+      expect(Date.now() - started).toBeLessThan(790);
+
+      // connections: a burst of 10 keep-alive calls to one host opens at most 2 sockets.
+      server.reply(() => ({ delayMs: 30, body: userInfoOk }));
+      const before = server.connections();
+      await Promise.all(Array.from({ length: 10 }, () => client.getUserInfo('tok-1')));
+      expect(server.connections() - before).toBeLessThanOrEqual(2);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });

@@ -2,8 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { compactSignals, requireIdentity, requireLowRisk } from '../../src/index.js';
-import type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent } from '../../src/index.js';
+import { assessRisk, requireIdentity, requireLowRisk } from '../../src/index.js';
+import type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent, SecureInfo } from '../../src/index.js';
+import { buildLoginRecord, writeRecordOnLogin } from '../../src/session/loginRecord.js';
 import { CLIENT, loginVia } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import type { Harness, HarnessOptions, SessionKind } from '../helpers/harness.js';
@@ -205,29 +206,24 @@ describe('judging stored signals as of when they were read', () => {
   it('a factory reset 6 days before the signals were read stays recent, however long ago that was', async () => {
     const day = 24 * 60 * 60 * 1000;
     const readAt = Date.now() - 3 * day;
-    const signals = compactSignals({
+    const secureInfo = {
       bot: { result: 'notDetected' },
       vpn: { result: false },
       tampering: { result: false, anomalyScore: 0 },
       factoryReset: { timestamp: Math.floor((readAt - 6 * day) / 1000) },
-    });
+    } as SecureInfo;
     const h = await guardedApp(
       {},
       {
         routes: (app) => {
-          // A session as a magic-link login three days ago left it (built by hand to set the time).
-          app.get('/plant', (req, res, next) =>
-            req.logIn({ id: 'reset@example.com' }, (err) => {
-              if (err) return next(err);
-              (req.session as unknown as Record<string, unknown>).otpless = {
-                v: 1,
-                id: 'reset@example.com',
-                verified: ['EMAIL'],
-                risk: { signals, action: 'challenge', at: readAt },
-              };
-              res.json({ ok: true });
-            }),
-          );
+          // A session as a magic-link login three days ago left it: the strategy's own record
+          // writer, given the time the signals were read.
+          app.get('/plant', (req, res, next) => {
+            const profile = { id: 'reset@example.com', identities: [], secureInfo };
+            const record = buildLoginRecord(req, profile, assessRisk(secureInfo), 'a-token', readAt);
+            writeRecordOnLogin(req, record);
+            req.logIn({ id: 'reset@example.com' }, (err) => (err ? next(err) : res.json({ ok: true })));
+          });
         },
       },
     );

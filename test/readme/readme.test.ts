@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -76,6 +76,74 @@ describe('README code blocks', () => {
     }
     expect(pkg.scripts).toHaveProperty('test');
     expect(pkg.scripts).toHaveProperty('demo');
+  });
+});
+
+/**
+ * A secret with a fixed fallback (`?? 'dev only'`) ends up in production the day the variable
+ * is forgotten, and is then known to everyone who read the README. Each pattern names one way.
+ */
+const FIXED_FALLBACKS: RegExp[] = [
+  // A name like a secret or key, with a literal fallback later on the line: `SESSION_SECRET ?? 'x'`.
+  /\b\w*(?:SECRET|KEYS?|PASSWORD|TOKEN)\w*\b[^;\n]*?(?:\?\?|\|\|)\s*\[?\s*['"`]/i,
+  // A literal secret or key list in the options: `secret: 'x'`, `keys: ['x']`.
+  /\b(?:secret|keys|passwords?)\s*:\s*\[?\s*['"`]/i,
+  // Any literal fallback that reads like a development or sample secret.
+  /(?:\?\?|\|\|)\s*['"`](?:dev\b|dev[-_ ]|secret|changeme|change[-_ ]me|keyboard cat|default|test)/i,
+];
+
+function fixedFallbacks(code: string): string[] {
+  return code.split('\n').filter((line) => FIXED_FALLBACKS.some((pattern) => pattern.test(line)));
+}
+
+/** Every file of examples/ (code, and the code blocks of its READMEs), with its path. */
+function exampleSources(): Array<{ path: string; code: string }> {
+  const dir = join(root, 'examples');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(?:[cm]?js|[cm]?ts|md)$/.test(file))
+    .map((file) => {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const code = file.endsWith('.md')
+        ? codeBlocks(text)
+            .map((b) => b.code)
+            .join('\n')
+        : text;
+      return { path: `examples/${file}`, code };
+    });
+}
+
+describe('no fixed fallback secret in the README or the examples', () => {
+  it('the check finds the forms it is meant to find', () => {
+    for (const bad of [
+      "app.use(session({ secret: process.env.SESSION_SECRET ?? 'dev only', resave: false }));",
+      "cookieSession({ keys: [process.env.SESSION_KEY ?? 'dev only'] })",
+      "cookieSession({ name: 's', keys: ['my-signing-key'] })",
+      "const secret = process.env.SECRET || 'secret';",
+      "const keys = env.SESSION_KEYS?.split(',') ?? ['fallback-key'];",
+      "clientSecret: process.env.OTPLESS_CLIENT_SECRET ?? 'emulator-client-secret',",
+    ]) {
+      expect(fixedFallbacks(bad), bad).toHaveLength(1);
+    }
+    for (const good of [
+      "const secret = process.env.SESSION_SECRET ?? randomBytes(32).toString('hex');",
+      'cookieSession({ name: "s", keys: sessionKeys })',
+      "const port = Number(process.env.PORT ?? 3000); const host = env.HOST ?? '127.0.0.1';",
+      "clientSecret: 'your-client-secret',",
+    ]) {
+      expect(fixedFallbacks(good), good).toEqual([]);
+    }
+  });
+
+  it('no README code block has one', () => {
+    const found = blocks.flatMap((b) => fixedFallbacks(b.code).map((line) => `README.md:${b.line}: ${line.trim()}`));
+    expect(found).toEqual([]);
+  });
+
+  it('no example has one', () => {
+    const sources = exampleSources();
+    expect(sources.map((s) => s.path)).toEqual(expect.arrayContaining(['examples/demo.mjs']));
+    const found = sources.flatMap(({ path, code }) => fixedFallbacks(code).map((line) => `${path}: ${line.trim()}`));
+    expect(found).toEqual([]);
   });
 });
 

@@ -1,0 +1,118 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { OtplessSetupError } from '../errors.js';
+
+/**
+ * Encryption of the login's risk signals for sessions that live in a cookie.
+ *
+ * A cookie-session cookie is signed, not encrypted: its holder can base64-decode it. The
+ * signals would tell someone who was challenged which signal to hide (a VPN, developer tools)
+ * before trying again. So with a cookie session they are sealed with AES-256-GCM under a key
+ * derived from the app's secret, and only the verdict and its time stay readable. A
+ * server-side session (express-session) keeps them in the clear, on the server.
+ */
+
+/** Where `sessionCompat()` leaves the secrets on the request; not enumerable, never serialized. */
+const SECRETS = Symbol.for('passport-otpless.sealSecrets');
+
+interface WithSecrets {
+  [SECRETS]?: readonly string[];
+}
+
+/**
+ * Gives this request the secrets to seal with: the first seals, every one opens (so a secret
+ * can be rotated like cookie-session's `keys`, newest first).
+ */
+export function setSealSecrets(req: object, secrets: readonly string[]): void {
+  Object.defineProperty(req, SECRETS, { value: secrets, configurable: true, enumerable: false });
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The secrets `sessionCompat()` found for this request; empty when there are none. */
+export function sealSecretsOf(req: object): readonly string[] {
+  return (req as WithSecrets)[SECRETS] ?? NONE;
+}
+
+/** Derived keys, by secret: deriving costs more than the decryption itself. Few secrets ever exist. */
+const KEYS = new Map<string, Buffer>();
+const MAX_KEYS = 32;
+
+function keyOf(secret: string): Buffer {
+  let key = KEYS.get(secret);
+  if (!key) {
+    // A key of its own for this purpose, so the cookie-signing key is never used to encrypt.
+    key = Buffer.from(hkdfSync('sha256', secret, 'passport-otpless', 'login record signals v1', 32));
+    if (KEYS.size >= MAX_KEYS) KEYS.clear();
+    KEYS.set(secret, key);
+  }
+  return key;
+}
+
+/** Thrown at login when a cookie session has risk signals to keep and no secret to seal them with. */
+export function missingSecretError(): OtplessSetupError {
+  return new OtplessSetupError(
+    'MISSING_SESSION_SECRET',
+    'passport-otpless keeps the risk signals of a login encrypted in a cookie session, and found no secret: ' +
+      'use cookieSession({ keys: [...] }) (not signed: false) followed by app.use(sessionCompat()), or pass ' +
+      'sessionCompat({ secret: process.env.SESSION_SECRET }), or use a server-side session (express-session).',
+  );
+}
+
+/**
+ * Seals `value` (JSON) for this request's session: `iv.tag.ciphertext` in base64url. `context`
+ * is authenticated too, so a sealed value only opens in the record it was written for.
+ */
+export function sealValue(req: object, value: unknown, context: string): string {
+  const secret = sealSecretsOf(req)[0];
+  if (secret === undefined) throw missingSecretError();
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+}
+
+/** What `openValue` gives when no secret of this request opens the value (rotated out, altered). */
+export const UNREADABLE = Symbol('unreadable');
+
+/**
+ * Values already opened, per list of secrets: a guard runs on every request, and opening costs
+ * several times the whole decision. Safe to reuse, since GCM authenticates what it opens: the
+ * same sealed text under the same secrets and context always opens to the same value.
+ */
+const OPENED = new WeakMap<readonly string[], Map<string, unknown>>();
+const MAX_OPENED = 1_000;
+
+/** The value `sealValue` sealed, or `UNREADABLE`. Never throws. */
+export function openValue(req: object, sealed: unknown, context: string): unknown {
+  if (typeof sealed !== 'string') return UNREADABLE;
+  const secrets = sealSecretsOf(req);
+  let opened = OPENED.get(secrets);
+  const cacheKey = `${context}\0${sealed}`;
+  if (opened?.has(cacheKey)) return opened.get(cacheKey);
+  const value = open(secrets, sealed, context);
+  if (value !== UNREADABLE) {
+    if (!opened) OPENED.set(secrets, (opened = new Map()));
+    // Oldest first out: the sessions still in use are opened again at their next request.
+    if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+    // Shared by every request that opens it: nobody may change it.
+    opened.set(cacheKey, typeof value === 'object' && value !== null ? Object.freeze(value) : value);
+  }
+  return value;
+}
+
+function open(secrets: readonly string[], sealed: string, context: string): unknown {
+  const [iv, tag, body, extra] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  if (!iv || !tag || !body || extra || iv.length !== 12 || tag.length !== 16) return UNREADABLE;
+  for (const secret of secrets) {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), iv);
+      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAuthTag(tag);
+      return JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8'));
+    } catch {
+      // Not this secret (or altered): try the next one.
+    }
+  }
+  return UNREADABLE;
+}

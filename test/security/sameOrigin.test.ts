@@ -1,0 +1,78 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSameOriginPost } from '../../src/web/origin.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+
+// Finding 5 of issue #12: the same-origin check compared the host alone, so a page on
+// `http://host` (which anyone on the network path can serve) passed for `https://host`.
+const { harness } = useSharedEmulator();
+
+const CALLBACK = 'https://app.example/auth/callback';
+
+/** POSTs to send() with the given Origin (and extra headers); returns the status. */
+async function sendWithOrigin(
+  h: Awaited<ReturnType<typeof harness>>,
+  origin: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const res = await supertest(h.server)
+    .post('/auth/magic-link')
+    .set({ accept: 'application/json', origin, ...headers })
+    .send({ email: 'origin@example.com' });
+  if (res.status === 403) expect(res.body).toMatchObject({ error: { code: 'CROSS_SITE' } });
+  return res.status;
+}
+
+describe('send() compares the full origin: scheme, host and port', () => {
+  it('accepts the callback URL’s origin and refuses the same host over the other scheme', async () => {
+    const h = await harness({ strategy: { callbackURL: CALLBACK } });
+    expect(await sendWithOrigin(h, 'https://app.example')).toBe(200);
+    expect(await sendWithOrigin(h, 'http://app.example')).toBe(403);
+    expect(await sendWithOrigin(h, 'https://app.example:8443')).toBe(403);
+  });
+
+  it('accepts the request’s own origin over plain HTTP, and refuses its host under https', async () => {
+    const h = await harness({ strategy: { callbackURL: CALLBACK } });
+    const host = new URL(h.baseUrl).host;
+    expect(await sendWithOrigin(h, `http://${host}`)).toBe(200);
+    expect(await sendWithOrigin(h, `https://${host}`)).toBe(403);
+    // A header alone never decides the scheme: X-Forwarded-Proto counts only under trust proxy.
+    expect(await sendWithOrigin(h, `https://${host}`, { 'x-forwarded-proto': 'https' })).toBe(403);
+  });
+
+  it('behind a TLS proxy (trust proxy) takes the scheme from X-Forwarded-Proto', async () => {
+    const h = await harness({ strategy: { callbackURL: CALLBACK }, routes: (app) => app.set('trust proxy', true) });
+    const host = new URL(h.baseUrl).host;
+    const https = { 'x-forwarded-proto': 'https' };
+    expect(await sendWithOrigin(h, `https://${host}`, https)).toBe(200);
+    expect(await sendWithOrigin(h, `http://${host}`, https)).toBe(403);
+    expect(await sendWithOrigin(h, `http://${host}`, { 'x-forwarded-proto': 'http' })).toBe(200);
+  });
+});
+
+describe('isSameOriginPost() without Express (scheme from the socket)', () => {
+  let server: ReturnType<typeof createServer>;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.end(String(isSameOriginPost(req, CALLBACK)));
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const post = async (origin: string) =>
+    (await fetch(`${base}/`, { method: 'POST', headers: { origin }, body: '' })).text();
+
+  it('a plain HTTP socket is http: only http://host passes', async () => {
+    const host = new URL(base).host;
+    expect(await post(`http://${host}`)).toBe('true');
+    expect(await post(`https://${host}`)).toBe('false');
+    expect(await post('https://app.example')).toBe('true');
+    expect(await post('http://app.example')).toBe('false');
+  });
+});
