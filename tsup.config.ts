@@ -13,7 +13,7 @@ export default defineConfig([
     splitting: false,
   },
   {
-    entry: { cli: 'src/emulator/cli.ts' },
+    entry: { cli: 'src/emulator/cli.ts', check: 'src/check/cli.ts' },
     format: ['esm'],
     sourcemap: false,
     clean: false,
