@@ -11,7 +11,7 @@ import { CheckOptionsError } from './options.js';
 import { readPastedUrl } from './paste.js';
 import { renderJson, renderTable } from './report.js';
 import { runCheck } from './run.js';
-import type { SentLink } from './wait.js';
+import { describeWait, type SentLink } from './wait.js';
 
 const NAME = 'otpless-check';
 
@@ -37,7 +37,7 @@ function scrubber(secrets: readonly string[]): (text: string) => string {
 
 /** What the person is asked to do once the link is out. */
 function prompt(link: SentLink): string {
-  const wait = `Waiting up to ${Math.round(link.timeoutMs / 1000)} s.`;
+  const wait = `Waiting up to ${describeWait(link.timeoutMs)}.`;
   const where = link.sentTo.join(' and the ');
   if (!link.listening) {
     return `Open the link sent to the ${where}, then paste here the whole URL the browser landed on. ${wait}`;
@@ -78,12 +78,15 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       },
     });
   } catch (error) {
+    process.stdin.destroy();
     if (error instanceof CheckOptionsError) {
       err(`${NAME}: ${error.message}\n\n${USAGE}`);
       return 2;
     }
     throw error;
   }
+  // Nothing more to read: an open stdin (a pipe nobody closes) would keep the process alive.
+  process.stdin.destroy();
   process.stdout.write(scrub(parsed.json ? renderJson(report) : renderTable(report)));
   return report.complete ? 0 : 1;
 }

@@ -4,6 +4,7 @@
  * on, so a person can check the reasoning against the table.
  */
 
+import { SERVICE_ERROR_CODES } from '../wire/serviceErrors.js';
 import { briefly } from './answers.js';
 import type { CheckReport, Recommendation } from './types.js';
 
@@ -11,6 +12,8 @@ type Findings = Omit<CheckReport, 'recommendations' | 'complete'>;
 
 /** Every recommendation the findings support, most important first. */
 export function recommend(report: Findings): Recommendation[] {
+  // Without working credentials nothing else ran: the one thing to do is fix them.
+  if (report.credentials.accepted !== true) return credentials(report);
   return [
     ...credentials(report),
     ...callback(report),
@@ -48,6 +51,14 @@ function credentials({ credentials: c }: Findings): Recommendation[] {
 
 function callback({ callbackParam: p, codeAccepted: v }: Findings): Recommendation[] {
   const out: Recommendation[] = [];
+  if (p.sendError?.errorCode === SERVICE_ERROR_CODES.invalidRedirectUri) {
+    out.push({
+      topic: 'callback',
+      text:
+        'callback: the service refused the redirect URI (7108) → allow it in your OTPless app (http://127.0.0.1 ' +
+        'with a fixed --port), or give --landing a page it allows; your callbackURL must be allowed too.',
+    });
+  }
   if (p.outcome === 'unexpected' && p.name !== undefined) {
     out.push({
       topic: 'callback',

@@ -9,8 +9,9 @@ import { OtplessClient } from '../client/index.js';
 // The one thing the check takes from the strategy's side: the name of the parameter it relies on.
 import { FLOW_PARAM } from '../flow/handoff.js';
 import { EXPIRY_DEFAULT_SECONDS, EXPIRY_MAX_SECONDS } from '../wire/endpoints.js';
+import { SERVICE_ERROR_CODES } from '../wire/serviceErrors.js';
 import type { SendMagicLinkResponse } from '../wire/types.js';
-import { noObservations } from './answers.js';
+import { briefly, noObservations } from './answers.js';
 import { checkCredentials } from './credentials.js';
 import { checkEnrichment } from './enrich.js';
 import { cleanLandingUrl, landingFindings, readLanding } from './landing.js';
@@ -19,9 +20,16 @@ import { type CheckOptions, resolveCheckOptions, type ResolvedCheckOptions } fro
 import { probePlus } from './plus.js';
 import { recommend } from './recommend.js';
 import { sendLink } from './send.js';
-import { FINDING_KEYS, type CheckReport, type FindingKey, type Observations } from './types.js';
+import {
+  FINDING_KEYS,
+  type CallbackParamFinding,
+  type CheckReport,
+  type FindingKey,
+  type Observations,
+  type ServiceAnswer,
+} from './types.js';
 import { checkReplay, compareRequestIds, verifyLinkCode, verifyShape } from './verify.js';
-import { type LandingSource, waitForLanding } from './wait.js';
+import { describeWait, type LandingSource, waitForLanding } from './wait.js';
 
 /** The flow parameter's value in the check's redirect_uri (the strategy puts a random flow id there). */
 export const PROBE_FLOW = 'otpless-check-probe';
@@ -89,7 +97,8 @@ async function walk(run: Progress): Promise<void> {
   found.credentials = await checkCredentials(client, observed);
   say(`  credentials: ${found.credentials.answer}`);
   if (!found.credentials.accepted) {
-    run.stopped = 'the credentials were not accepted';
+    run.stopped =
+      found.credentials.accepted === false ? 'the credentials were refused' : 'the credentials could not be checked';
     return;
   }
   const listener = o.landingPage === undefined ? await startListener(o.port, FLOW_PARAM) : undefined;
@@ -101,10 +110,7 @@ async function walk(run: Progress): Promise<void> {
     const sent = await sendLink(client, plan, observed);
     found.channel = sent.channel;
     if (!sent.sent) {
-      found.callbackParam = {
-        outcome: 'failed',
-        answer: `no link was sent (${sent.error?.text ?? 'the send failed'})`,
-      };
+      found.callbackParam = sendFailure(sent.error);
       run.stopped = 'no link was sent';
       return;
     }
@@ -114,7 +120,7 @@ async function walk(run: Progress): Promise<void> {
     if (landing === undefined) {
       found.callbackParam = {
         outcome: 'failed',
-        answer: `the link was not opened within ${seconds(o.clickTimeoutMs)}`,
+        answer: `the link was not opened within ${describeWait(o.clickTimeoutMs)}`,
       };
       run.stopped = 'no landing URL';
     } else {
@@ -150,7 +156,7 @@ async function fromLanding(run: Progress, landingText: string, sent: SendMagicLi
   }
   const reading = readLanding(url, FLOW_PARAM, PROBE_FLOW);
   Object.assign(found, landingFindings(reading, FLOW_PARAM));
-  say(`  landed: code in ${found.callbackParam?.answer}; query ${found.queryKept?.answer}`);
+  say(`  landed: the code's parameter is ${found.callbackParam?.answer}; query ${found.queryKept?.answer}`);
   if (reading.code === undefined) {
     run.stopped = 'no code in the landing URL';
     return;
@@ -168,6 +174,15 @@ async function fromLanding(run: Progress, landingText: string, sent: SendMagicLi
   found.enrichment = await checkEnrichment(client, verified.verification.userDetails.token, observed);
   say('Verifying the same code again...');
   found.replay = await checkReplay(client, reading.code, observed);
+}
+
+/** The callback finding when no link went out: the service's refusal of our redirect URI named as such. */
+function sendFailure(error: ServiceAnswer | undefined): CallbackParamFinding {
+  const base = { outcome: 'failed' as const, ...(error ? { sendError: error } : {}) };
+  if (error?.errorCode === SERVICE_ERROR_CODES.invalidRedirectUri) {
+    return { ...base, answer: `no link was sent: the service refused the redirect URI (${briefly(error)})` };
+  }
+  return { ...base, answer: `no link was sent: ${error ? briefly(error) : 'the send failed'}` };
 }
 
 /** Fills the steps that did not run, adds the recommendations, and says whether all ran. */
@@ -204,8 +219,4 @@ function withFlow(base: string, value: string): string {
 /** The link must outlive the wait for the click (the service's default 300 s at least). */
 function linkExpiry(clickTimeoutMs: number): number {
   return Math.min(EXPIRY_MAX_SECONDS, Math.max(EXPIRY_DEFAULT_SECONDS, Math.ceil(clickTimeoutMs / 1000)));
-}
-
-function seconds(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
 }

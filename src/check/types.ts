@@ -61,6 +61,8 @@ export interface CallbackParamFinding extends FindingBase {
   params?: string[];
   /** Length of the code, never the code. */
   codeLength?: number;
+  /** Why no link went out, when the send failed (e.g. 7108: the redirect URI is not allowed). */
+  sendError?: ServiceAnswer;
 }
 
 export interface QueryKeptFinding extends FindingBase {

@@ -55,3 +55,8 @@ export async function waitForLanding(
     abort.abort();
   }
 }
+
+/** A wait as a person reads it: `5 min`, `90 s`. */
+export function describeWait(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
+}

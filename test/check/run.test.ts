@@ -178,12 +178,10 @@ describe('when steps cannot run', () => {
   it('a service that cannot be reached: credentials cannot be told, nothing else runs', async () => {
     const report = await runCheck(optionsFor(emulator, { authUrl: 'http://127.0.0.1:9', requestTimeoutMs: 2000 }));
     expect(report.credentials).toMatchObject({ outcome: 'failed', probe: { kind: 'network' } });
-    expect(report.queryKept.answer).toBe('not run: the credentials were not accepted');
+    expect(report.queryKept.answer).toBe('not run: the credentials could not be checked');
     expect(report.complete).toBe(false);
-    expect(report.recommendations[0]).toMatchObject({
-      topic: 'credentials',
-      text: expect.stringMatching(/could not tell/),
-    });
+    // Nothing else ran, so nothing else is recommended.
+    expect(report.recommendations).toEqual([{ topic: 'credentials', text: expect.stringMatching(/could not tell/) }]);
   });
 
   it('SMS not enabled for the country: the channel says so, and the e-mail goes alone', async () => {
@@ -208,6 +206,19 @@ describe('when steps cannot run', () => {
     });
     expect(report.enrichment.answer).toBe('not run: no link was sent');
     expect(report.complete).toBe(false);
+  });
+
+  it('a redirect URI the service does not allow (7108): named, with what to do', async () => {
+    emulator.fault({ path: '/auth/v1/authorize', error: 'invalidRedirectUri' });
+    const report = await runCheck(optionsFor(emulator));
+    expect(report.callbackParam).toMatchObject({
+      outcome: 'failed',
+      sendError: { status: 400, errorCode: '7108' },
+      answer: 'no link was sent: the service refused the redirect URI (HTTP 400 errorCode 7108)',
+    });
+    expect(report.recommendations.map((r) => r.text)).toContainEqual(
+      expect.stringMatching(/refused the redirect URI \(7108\) → allow it in your OTPless app/),
+    );
   });
 
   it('rejects bad options before anything is sent', async () => {
