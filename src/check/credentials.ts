@@ -7,18 +7,23 @@
 import { randomBytes } from 'node:crypto';
 import type { OtplessClient } from '../client/index.js';
 import { attempt, briefly, refusesCredentials } from './answers.js';
-import type { CredentialsFinding, Observations } from './types.js';
+import type { CredentialsFinding, Observations, ServiceAnswer } from './types.js';
 
 /** A code no link ever carried: recognisable in the service's logs, random so it never collides. */
 function nonsenseCode(): string {
   return `otpless-check-${randomBytes(12).toString('hex')}`;
 }
 
-/** Statuses that answer for the code, not for the route or the service's health. */
-function judgesTheCode(status: number | undefined): boolean {
-  return (
-    status !== undefined && ((status >= 200 && status <= 299) || status === 400 || status === 401 || status === 403)
-  );
+/**
+ * An answer about the code, not about the route, our app or the service's health: a 400, an
+ * error in a 2xx, or a 401/403 whose errorCode is not a credential one (7301: expired). A
+ * 403 without any code may be a proxy in the way: it says nothing either way.
+ */
+function judgesTheCode(answer: ServiceAnswer): boolean {
+  const { status } = answer;
+  if (status === undefined) return false;
+  if (status === 400 || (status >= 200 && status <= 299)) return true;
+  return (status === 401 || status === 403) && answer.errorCode !== undefined;
 }
 
 /** verify-code with a nonsense code, read as: credentials accepted, refused, or cannot tell. */
@@ -36,9 +41,9 @@ export async function checkCredentials(client: OtplessClient, observed: Observat
   if (refusesCredentials(probe)) {
     return { outcome: 'unexpected', accepted: false, probe, answer: `refused (${briefly(probe)})` };
   }
-  if (probe.kind === 'api' && judgesTheCode(probe.status)) {
+  if (probe.kind === 'api' && judgesTheCode(probe)) {
     return { outcome: 'expected', accepted: true, probe, answer: `accepted (the nonsense code got ${briefly(probe)})` };
   }
-  // 404, 429, 5xx, a timeout, no connection: nothing said about the credentials.
+  // 404, 429, 5xx, a bare 403, a timeout, no connection: nothing said about the credentials.
   return { outcome: 'failed', probe, answer: `cannot tell: verify-code answered ${briefly(probe)}` };
 }

@@ -24,6 +24,14 @@ const DOCUMENTED_NAME = 'code';
 const CODE_LIKE = /^[\x21-\x7e]{8,4096}$/;
 
 /**
+ * A parameter name as the report may show it. A service that put the code bare in the query
+ * (`?abc...`) would make the name the code: a long opaque name is shown by its length only.
+ */
+function shownName(name: string): string {
+  return name.length >= 16 && CODE_LIKE.test(name) ? `<${name.length} characters>` : name;
+}
+
+/**
  * The landing URL as typed or pasted: surrounding space, quotes and angle brackets dropped (a
  * terminal or a chat app adds them). `undefined` unless it is an absolute http(s) or custom-scheme URL.
  */
@@ -43,7 +51,7 @@ export function cleanLandingUrl(input: string): URL | undefined {
 export function readLanding(url: URL, flowParam: string, flowValue: string): LandingReading {
   const query = url.searchParams;
   const fragment = new URLSearchParams(url.hash.slice(1));
-  const params = [...new Set([...query.keys(), ...fragment.keys()])];
+  const params = [...new Set([...query.keys(), ...fragment.keys()])].map(shownName);
   const flowBack = query.get(flowParam) ?? fragment.get(flowParam);
   const reading: LandingReading = {
     params,

@@ -150,6 +150,18 @@ describe('what the landing URL says', () => {
     expect(report.complete).toBe(true);
   });
 
+  it('a code bare in the query (no name): found nowhere, and its text never shown as a name', async () => {
+    const person = clicker(emulator);
+    const report = await runCheck(optionsFor(emulator), {
+      landing: async () => {
+        const url = new URL(await person.handBack());
+        return `${url.origin}${url.pathname}?${url.searchParams.get('code')}`;
+      },
+    });
+    expect(report.callbackParam).toMatchObject({ outcome: 'unexpected', params: ['<24 characters>'] });
+    expect(renderJson(report)).not.toContain(codeIn(person.location));
+  });
+
   it('a flow parameter with another value counts as not kept', async () => {
     const report = await runCheck(optionsFor(emulator), {
       landing: landWith((url) => url.href.replace(PROBE_FLOW, 'something-else')),
@@ -182,6 +194,27 @@ describe('when steps cannot run', () => {
     expect(report.complete).toBe(false);
     // Nothing else ran, so nothing else is recommended.
     expect(report.recommendations).toEqual([{ topic: 'credentials', text: expect.stringMatching(/could not tell/) }]);
+  });
+
+  it('a rate limit, an outage or a bare 403 on the credential probe: cannot tell, nothing sent', async () => {
+    const faults = [
+      { error: 'authRateLimited' as const },
+      { status: 503 },
+      { status: 403, body: { message: 'Forbidden' } },
+    ];
+    for (const fault of faults) {
+      emulator.fault({ path: '/auth/v1/verify/code', ...fault });
+      const report = await runCheck(optionsFor(emulator));
+      expect(report.credentials.outcome, JSON.stringify(fault)).toBe('failed');
+      expect(report.credentials.answer).toMatch(/^cannot tell: verify-code answered HTTP/);
+    }
+    expect(emulator.outbox()).toEqual([]);
+    // An expired-code answer (401 with 7301) is about the code: the credentials passed.
+    emulator.fault({ path: '/auth/v1/verify/code', error: 'expired' });
+    const person = clicker(emulator);
+    const expired = await runCheck(optionsFor(emulator), { landing: () => person.handBack() });
+    expect(expired.credentials).toMatchObject({ accepted: true, probe: { status: 401, errorCode: '7301' } });
+    expect(emulator.outbox()).toHaveLength(1);
   });
 
   it('SMS not enabled for the country: the channel says so, and the e-mail goes alone', async () => {
