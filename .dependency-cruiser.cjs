@@ -55,6 +55,26 @@ module.exports = {
       to: { path: '^src/(strategy|guards)/' },
     },
     {
+      name: 'check-uses-the-client-only',
+      severity: 'error',
+      comment:
+        'otpless-check (src/check/) tests the service through the client, as an app would: it may use the client, ' +
+        'the wire and errors, and from flow/ only handoff.ts for FLOW_PARAM (the parameter the ' +
+        'strategy relies on); nothing of the strategy, guards, sessions or risk.',
+      from: { path: '^src/check/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/check/', '^src/client/', '^src/wire/', '^src/errors\\.ts$', '^src/flow/handoff\\.ts$'],
+      },
+    },
+    {
+      name: 'nobody-imports-the-check',
+      severity: 'error',
+      comment: 'The check is a command (dist/check.js), never part of the library.',
+      from: { path: '^src/', pathNot: '^src/check/' },
+      to: { path: '^src/check/' },
+    },
+    {
       name: 'wire-is-leaf',
       severity: 'error',
       comment: 'The wire types import nothing of ours.',

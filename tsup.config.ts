@@ -13,8 +13,10 @@ export default defineConfig([
     splitting: false,
   },
   {
-    entry: { cli: 'src/emulator/cli.ts' },
+    // The two commands: each one self-contained file (no chunk shared between them).
+    entry: { cli: 'src/emulator/cli.ts', check: 'src/check/cli.ts' },
     format: ['esm'],
+    splitting: false,
     sourcemap: false,
     clean: false,
     target: 'node20',

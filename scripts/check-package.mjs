@@ -1,5 +1,5 @@
 // Checks the package as it would be published: publint and attw on the packed tarball, then
-// that both entry points load under require and import, and that the CLI answers --help.
+// that both entry points load under require and import, and that both CLIs answer --help.
 // Run after `npm run build`. Exits non-zero on the first failure.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -38,4 +38,8 @@ expectExports('import(passport-otpless/emulator)', await import('passport-otples
 const help = execFileSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
 if (!/otpless-emulator/.test(help)) throw new Error('otpless-emulator --help printed no usage');
 console.log('otpless-emulator --help: ok');
+
+const checkHelp = execFileSync(process.execPath, ['dist/check.js', '--help'], { encoding: 'utf8' });
+if (!/otpless-check/.test(checkHelp)) throw new Error('otpless-check --help printed no usage');
+console.log('otpless-check --help: ok');
 console.log('package checks passed');

@@ -1,0 +1,176 @@
+/**
+ * What `otpless-check` finds out about an account: one finding per unknown of the real service
+ * (service-facts.md, "Unknowns only the real service can settle"), plus what it saw on the way.
+ * Plain data, so the report prints as a table or as JSON. Never a secret, a code or a token:
+ * at most whether one was present, and its length.
+ */
+
+import type { MagicLinkChannel } from '../wire/types.js';
+
+/**
+ * How a finding came out:
+ * - `expected`: as the library assumes (and the service's docs suggest);
+ * - `unexpected`: the other way (the emulator's quirk of that name reproduces it);
+ * - `skipped`: not run (not asked for, or an earlier step did not give what it needs);
+ * - `failed`: could not run (network, timeout, an answer that says nothing either way).
+ */
+export type Outcome = 'expected' | 'unexpected' | 'skipped' | 'failed';
+
+/** An answer of the service as it can be shown: status and codes, no secret, code or token. */
+export interface ServiceAnswer {
+  /** `api` (the service answered an error), `timeout`, `network`, `bad-response` or `input`. */
+  kind: 'api' | 'timeout' | 'network' | 'bad-response' | 'input';
+  /** HTTP status, when one came back. */
+  status?: number;
+  errorCode?: string;
+  /** The service's `message` (a short label such as "Access blocked"), redacted. */
+  serviceMessage?: string;
+  /** One line saying what happened, redacted (the client's errors never carry a secret, code or token). */
+  text: string;
+}
+
+/** Every finding has an outcome and one human sentence. */
+export interface FindingBase {
+  outcome: Outcome;
+  /** The answer in one sentence, e.g. "the flow parameter came back". */
+  answer: string;
+}
+
+export interface CredentialsFinding extends FindingBase {
+  /** `true`: the service judged the nonsense code (credentials fine); `false`: it refused the app. */
+  accepted?: boolean;
+  /** What verify-code answered to the nonsense code. */
+  probe?: ServiceAnswer;
+}
+
+export interface ChannelFinding extends FindingBase {
+  /** The channel the mobile link was sent with. */
+  channel?: MagicLinkChannel;
+  /** `destinationUri` of the MOBILE entry (the service's WhatsApp number, not the user's), or null when absent. */
+  destinationUri?: string | null;
+  /** The send's error, when it failed. */
+  error?: ServiceAnswer;
+}
+
+export interface CallbackParamFinding extends FindingBase {
+  /** The query (or fragment) parameter that carried the code. */
+  name?: string;
+  /** Where it came: the query string, or the fragment (seen only when pasted or by the listener's page script). */
+  via?: 'query' | 'fragment';
+  /** Names of every parameter the landing URL had (values never shown). */
+  params?: string[];
+  /** Length of the code, never the code. */
+  codeLength?: number;
+  /** Why no link went out, when the send failed (e.g. 7108: the redirect URI is not allowed). */
+  sendError?: ServiceAnswer;
+}
+
+export interface QueryKeptFinding extends FindingBase {
+  /** The `flow` parameter came back with the value sent. */
+  kept?: boolean;
+  /** What came back under `flow`: the value sent, another value, or nothing. */
+  flow?: 'same' | 'other' | 'absent';
+}
+
+export interface CodeAcceptedFinding extends FindingBase {
+  accepted?: boolean;
+  error?: ServiceAnswer;
+}
+
+export interface RequestIdsFinding extends FindingBase {
+  /** verify-code's `requestId` is one of the send's `requestIds[].value`. */
+  equal?: boolean;
+  /** One id shared by every channel of a send, one per channel, or one channel sent (cannot tell). */
+  perChannel?: 'shared' | 'separate' | 'single';
+  /** How many entries the send answered. */
+  sendEntries?: number;
+}
+
+export interface VerifyShapeFinding extends FindingBase {
+  /** current: `completedAt` / `verifiedTimestamp`; legacy: `timestamp` / `verifiedAt`. */
+  shape?: 'current' | 'legacy' | 'mixed' | 'unknown';
+  /** Which of the telling fields were present. */
+  fields?: string[];
+  /** A token came back (its length, never the token). */
+  tokenLength?: number;
+}
+
+export interface ReplayFinding extends FindingBase {
+  /** `true` when the used code was refused, as it must be. */
+  refused?: boolean;
+  /** What the second verify answered. */
+  response?: ServiceAnswer;
+}
+
+/** One enrichment call made with verify-code's token. */
+export interface EnrichCall {
+  accepted: boolean;
+  error?: ServiceAnswer;
+}
+
+export interface EnrichmentFinding extends FindingBase {
+  validateToken?: EnrichCall;
+  secureInfo?: EnrichCall;
+  userInfo?: EnrichCall;
+}
+
+export interface PlusSignFinding extends FindingBase {
+  /** `true` when authorize took `mobile_number=+...` and sent a link. */
+  accepted?: boolean;
+  status?: number;
+  errorCode?: string;
+}
+
+/** Service behaviour seen on the way, worth knowing although no check asked for it. */
+export interface Observations {
+  /** Calls whose error came with HTTP 200 (`{message, errorCode, description}` in a 200). */
+  errorWith200: string[];
+  /** Calls answered 401 without an `errorCode`. */
+  noErrorCodeOn401: string[];
+}
+
+/** One line of advice: which setting of the strategy works for this account. */
+export interface Recommendation {
+  topic: 'credentials' | 'binding' | 'enrich' | 'channel' | 'callback' | 'replay' | 'shape' | 'errors';
+  text: string;
+}
+
+/** Everything `runCheck` found. */
+export interface CheckReport {
+  /** Bumped when a field changes meaning. */
+  version: 1;
+  authUrl: string;
+  userAuthUrl: string;
+  startedAt: string;
+  finishedAt: string;
+  credentials: CredentialsFinding;
+  channel: ChannelFinding;
+  callbackParam: CallbackParamFinding;
+  queryKept: QueryKeptFinding;
+  codeAccepted: CodeAcceptedFinding;
+  requestIds: RequestIdsFinding;
+  verifyShape: VerifyShapeFinding;
+  replay: ReplayFinding;
+  enrichment: EnrichmentFinding;
+  plusSign: PlusSignFinding;
+  observed: Observations;
+  recommendations: Recommendation[];
+  /** Every check that was asked for ran, and the credentials were accepted. */
+  complete: boolean;
+}
+
+/** The names of the findings, in report order. */
+export const FINDING_KEYS = [
+  'credentials',
+  'channel',
+  'callbackParam',
+  'queryKept',
+  'codeAccepted',
+  'requestIds',
+  'verifyShape',
+  'replay',
+  'enrichment',
+  'plusSign',
+] as const satisfies ReadonlyArray<keyof CheckReport>;
+
+export type FindingKey = (typeof FINDING_KEYS)[number];
