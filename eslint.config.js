@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'test/readme/.generated/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-results/**',
+      'test/readme/.generated/**',
+      'docs/api/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,7 @@
 // The public surface of passport-otpless: named exports only.
 export type * from './wire/types.js';
 export { ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL, MAGIC_LINK_CHANNELS } from './wire/endpoints.js';
-export type { EndpointName, EndpointDescriptor } from './wire/endpoints.js';
+export type { EndpointName, EndpointDescriptor, CredentialPlacement, ServiceHost } from './wire/endpoints.js';
 export * from './errors.js';
 export * from './client/index.js';
 export * from './risk/index.js';

@@ -7,6 +7,7 @@ export type { RiskScenario } from './scenarios.js';
 export type { ClockMode } from './clock.js';
 export type { QuirkName } from './quirks.js';
 export type { ServiceFaultError } from './errors.js';
+export { SERVICE_FAULT_ERRORS } from './errors.js';
 export type {
   Emulator,
   EmulatorClient,

@@ -35,6 +35,7 @@ import { resolveStrategyOptions } from './options.js';
 import type { MagicLinkStrategyOptions, ResolvedStrategyOptions } from './options.js';
 import { buildProfile } from './profile.js';
 import type { MagicLinkHandoff } from './profile.js';
+import { PassportStrategyBase } from './passportBase.js';
 import { createSendMiddleware } from './send.js';
 import type { SendMiddleware, SendOptions } from './send.js';
 import { runVerify } from './verify.js';
@@ -79,7 +80,7 @@ export interface FlowStatusBody {
  * app.post('/auth/magic-link', express.urlencoded({ extended: false }), strategy.send({ successRedirect: '/check-inbox' }));
  * app.get('/auth/callback', passport.authenticate('magic-link', { successRedirect: '/', failureRedirect: '/login' }));
  */
-export class MagicLinkStrategy {
+export class MagicLinkStrategy extends PassportStrategyBase {
   /** The name to give `passport.authenticate()`: 'magic-link' unless `options.name` says otherwise. */
   readonly name: string;
   /** The client the strategy calls the service with. */
@@ -88,8 +89,9 @@ export class MagicLinkStrategy {
   private readonly verify: VerifyFunction | VerifyFunctionWithRequest;
 
   // Passport adds these to a per-request copy of the strategy before `authenticate` runs.
+  // Shaped to fit @types/passport-strategy's `Strategy`: `fail` takes a challenge and a status.
   declare success: (user: object, info?: object) => void;
-  declare fail: (challenge?: object | string, status?: number) => void;
+  declare fail: { (challenge: object | string | undefined, status: number): void; (status: number): void };
   declare error: (err: unknown) => void;
   declare redirect: (url: string, status?: number) => void;
   declare pass: () => void;
@@ -99,6 +101,7 @@ export class MagicLinkStrategy {
   constructor(options: MagicLinkStrategyOptions, verify: VerifyFunction | VerifyFunctionWithRequest) {
     if (typeof verify !== 'function')
       throw new TypeError('MagicLinkStrategy: the second argument must be a verify function');
+    super();
     this.settings = resolveStrategyOptions(options);
     this.name = this.settings.name;
     this.client = this.settings.client;

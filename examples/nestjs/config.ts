@@ -1,0 +1,17 @@
+import type { MagicLinkStrategyOptions } from 'passport-otpless';
+import type { UserDirectory } from './users.js';
+
+/** What the app needs to start: the OTPless client, where the links come back, the session keys. */
+export interface NestExampleConfig {
+  otpless: Pick<MagicLinkStrategyOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
+  /** The absolute URL of `GET /auth/callback`, as the service redirects to it. */
+  callbackURL: string;
+  /** cookie-session's signing keys (newest first). */
+  sessionKeys: string[];
+  /** Who may sign in; a `MemoryUserDirectory` unless given. */
+  users?: UserDirectory;
+}
+
+/** Injection tokens: explicit, so the example needs no decorator metadata at run time. */
+export const CONFIG = Symbol('NestExampleConfig');
+export const USERS = Symbol('UserDirectory');

@@ -1,0 +1,188 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import bodyParser from 'body-parser';
+import connect from 'connect';
+import type { NextHandleFunction } from 'connect';
+import cookieSession from 'cookie-session';
+import { Passport } from 'passport';
+import { MagicLinkStrategy, sessionCompat } from 'passport-otpless';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../examples/connect/app.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { ENDPOINTS } from '../../src/index.js';
+import { Browser } from './helpers/browser.js';
+import { ensureBuilt } from './helpers/ensureBuild.js';
+import { linkTo, openLink } from './helpers/inbox.js';
+
+// A bare Connect 3 server (no Express): the example in examples/connect, and what Passport's
+// redirect options do there. Real sockets, the emulator, cookie-session.
+
+const CLIENT = { clientId: 'connect-client', clientSecret: 'connect-secret-value' };
+const JSON_ACCEPT = { accept: 'application/json' };
+
+let emulator: Emulator;
+beforeAll(async () => {
+  await ensureBuilt();
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+}, 180_000);
+afterAll(() => emulator?.close());
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  emulator.clearFaults();
+  await close?.();
+  close = undefined;
+});
+
+async function serve(
+  build: (callbackURL: string) => { app: (req: IncomingMessage, res: ServerResponse) => void; close(): Promise<void> },
+): Promise<Browser> {
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const built = build(`${url}/auth/callback`);
+  server.on('request', built.app);
+  close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await built.close();
+  };
+  return new Browser(url);
+}
+
+const startExample = (): Promise<Browser> =>
+  serve((callbackURL) =>
+    createApp({
+      otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+      callbackURL,
+      sessionKeys: ['connect-example-session-key-0123456789'],
+    }),
+  );
+
+describe('Connect example (examples/connect)', () => {
+  it('sends, signs in through a custom callback with a manual redirect, guards, and logs out', async () => {
+    const browser = await startExample();
+    const sent = await browser.postJson('/auth/magic-link', { email: 'connect@example.com' });
+    expect(sent.status).toBe(200);
+    expect(sent.json()).toMatchObject({ sent: [{ type: 'EMAIL' }], match: expect.any(String) });
+
+    // Connect parses no query string: the strategy reads it from req.url.
+    const callback = await openLink(browser, linkTo(emulator, 'connect@example.com'));
+    expect(callback.status).toBe(303);
+    expect(callback.location).toMatch(/\/me$/);
+    expect(callback.headers.get('cache-control')).toBe('no-store');
+
+    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ id: 'connect@example.com' });
+    const payments = await browser.get('/payments', JSON_ACCEPT);
+    expect(payments.status).toBe(200);
+    expect(payments.json()).toEqual({ allowed: true });
+
+    expect((await browser.postJson('/auth/logout', {})).json()).toEqual({ signedOut: true });
+    expect((await browser.get('/me', JSON_ACCEPT)).status).toBe(401);
+  });
+
+  it('the guards answer on Connect: 401 before login, 403 for a VPN login', async () => {
+    const browser = await startExample();
+    const before = await browser.get('/payments', JSON_ACCEPT);
+    expect(before.status).toBe(401);
+    expect(before.json()).toEqual({ error: { code: 'UNAUTHENTICATED' } });
+
+    await browser.postJson('/auth/magic-link', { email: 'vpn@example.com' });
+    expect((await openLink(browser, linkTo(emulator, 'vpn@example.com'), 'vpn')).status).toBe(303);
+    const payments = await browser.get('/payments', JSON_ACCEPT);
+    expect(payments.status).toBe(403);
+    expect(payments.json()).toEqual({ error: { code: expect.stringMatching(/^RISK_(BLOCKED|CHALLENGE)$/) } });
+    // A browser gets a page, not JSON.
+    expect((await browser.get('/payments')).text).toMatch(/^<!doctype html>/i);
+  });
+
+  it("send()'s bad input is its own 400; a service failure on the callback reaches Connect's error handler as 503", async () => {
+    const browser = await startExample();
+    const bad = await browser.postJson('/auth/magic-link', { email: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: 'INVALID_INPUT', field: 'email' } });
+
+    await browser.postJson('/auth/magic-link', { email: 'down@example.com' });
+    emulator.fault({ path: ENDPOINTS.verifyCode.path, status: 503, times: 1 });
+    const callback = await openLink(browser, linkTo(emulator, 'down@example.com'));
+    expect(callback.status).toBe(503);
+    expect(callback.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
+  });
+
+  it("refusals come through the custom callback with the strategy's status and code", async () => {
+    const browser = await startExample();
+    const noCode = await browser.get('/auth/callback', JSON_ACCEPT);
+    expect(noCode.status).toBe(400);
+    expect(noCode.json()).toEqual({ error: { code: 'MISSING_CODE', message: expect.any(String) } });
+  });
+
+  it('the approval page (a link opened in another browser) and status() work on Connect', async () => {
+    const browser = await startExample();
+    await browser.postJson('/auth/magic-link', { email: 'laptop@example.com' });
+    const page = await openLink(browser.fresh(), linkTo(emulator, 'laptop@example.com'));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Approve sign-in on your computer?');
+    expect((await browser.get('/auth/status', JSON_ACCEPT)).json()).toMatchObject({ status: 'pending' });
+  });
+});
+
+describe("Passport and the strategy on a bare Connect server, without the example's two adjustments", () => {
+  /** The Express way, on Connect: passport.authenticate with successRedirect and failureRedirect. */
+  const withRedirectOptions = (callbackURL: string) => {
+    const strategy = new MagicLinkStrategy(
+      { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, callbackURL },
+      async (profile) => ({ id: profile.id }),
+    );
+    const passport = new Passport();
+    passport.use(strategy);
+    passport.serializeUser((user: Express.User, done) => done(null, user));
+    passport.deserializeUser((user: Express.User, done) => done(null, user));
+    const app = connect();
+    app.use(cookieSession({ name: 'session', keys: ['connect-redirect-key-0123456789'] }) as NextHandleFunction);
+    app.use(sessionCompat());
+    app.use(passport.session() as NextHandleFunction);
+    app.use('/auth/magic-link', bodyParser.json());
+    app.use('/auth/magic-link', strategy.send());
+    app.use(
+      '/auth/callback',
+      passport.authenticate('magic-link', { successRedirect: '/me', failureRedirect: '/' }) as NextHandleFunction,
+    );
+    app.use('/me', (req: IncomingMessage & { user?: unknown }, res: ServerResponse) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ user: req.user ?? null }));
+    });
+    return { app, close: () => strategy.client.close() };
+  };
+
+  it('successRedirect: the login happens, then 500 "res.redirect is not a function"', async () => {
+    const browser = await serve(withRedirectOptions);
+    await browser.postJson('/auth/magic-link', { email: 'redirect@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'redirect@example.com'));
+    expect(callback.status).toBe(500);
+    expect(callback.text).toContain('res.redirect is not a function');
+    // The session was written before the crash: the person sees an error page, yet is signed in.
+    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: { id: 'redirect@example.com' } });
+  });
+
+  it('failureRedirect: the same 500', async () => {
+    const browser = await serve(withRedirectOptions);
+    const callback = await browser.get('/auth/callback');
+    expect(callback.status).toBe(500);
+    expect(callback.text).toContain('res.redirect is not a function');
+  });
+
+  it('without req.res: no no-store header on the callback, and the approval page is a 500 MISSING_RESPONSE', async () => {
+    const browser = await serve(withRedirectOptions);
+    await browser.postJson('/auth/magic-link', { email: 'no-res@example.com' });
+    const link = linkTo(emulator, 'no-res@example.com');
+    const phone = await openLink(browser.fresh(), link);
+    expect(phone.status).toBe(500);
+    expect(phone.text).toContain('the approval page needs the response object on req.res');
+    const own = await openLink(browser, link);
+    expect(own.headers.get('cache-control')).toBeNull();
+  });
+});
