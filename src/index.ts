@@ -3,6 +3,16 @@ export type * from './wire/types.js';
 export { ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL, MAGIC_LINK_CHANNELS } from './wire/endpoints.js';
 export type { EndpointName, EndpointDescriptor, CredentialPlacement, ServiceHost } from './wire/endpoints.js';
 export * from './errors.js';
+export { channels, CHANNEL_NAMES } from './diagnostics.js';
+export type {
+  LinkSentEvent,
+  SendRefusedEvent,
+  LoginSucceededEvent,
+  LoginRefusedEvent,
+  HandoffDecidedEvent,
+  GuardVerdictEvent,
+  ServiceCallContext,
+} from './diagnostics.js';
 export * from './client/index.js';
 export * from './risk/index.js';
 export * from './session/index.js';

@@ -8,6 +8,7 @@ import { parseServiceError } from './errorBody.js';
 import { redact, sanitizedCause, secretForms } from './redact.js';
 import type { Check } from './shapes/check.js';
 import { decodeBody } from './decode.js';
+import { channels, tracingServiceCalls, type ServiceCallContext } from '../diagnostics.js';
 import { Deadline } from './deadline.js';
 import { retryUnsent } from './retryUnsent.js';
 
@@ -58,6 +59,37 @@ export class Transport {
    * @param sensitive the code or token this call carries (raw), redacted from errors in all its forms
    */
   async send<T>(
+    route: Route,
+    path: string,
+    body: string | undefined,
+    shape: Check<T>,
+    sensitive: readonly string[],
+  ): Promise<T> {
+    if (!tracingServiceCalls()) return this.#send(route, path, body, shape, sensitive);
+    // A span for APMs: endpoint, status, the service's error code and the duration; no URL
+    // (the authorize call's query holds the secret) and no body.
+    const context: ServiceCallContext = { endpoint: route.endpoint };
+    const started = performance.now();
+    let result: T | undefined;
+    // The traced function resolves to nothing: tracePromise would put its value (the answer,
+    // with the login's token) on the context every listener sees.
+    await channels.serviceCall.tracePromise(async () => {
+      try {
+        result = await this.#send(route, path, body, shape, sensitive);
+        context.status = 200; // a 2xx the shape accepted
+      } catch (err) {
+        const failed = err as { status?: unknown; errorCode?: unknown };
+        if (typeof failed.status === 'number') context.status = failed.status;
+        if (typeof failed.errorCode === 'string') context.errorCode = failed.errorCode;
+        throw err;
+      } finally {
+        context.durationMs = performance.now() - started;
+      }
+    }, context);
+    return result as T;
+  }
+
+  async #send<T>(
     route: Route,
     path: string,
     body: string | undefined,

@@ -63,8 +63,10 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
       );
     }
     try {
-      const pending = decide(req, res, next, record);
-      if (pending) pending.catch(next);
+      const pending: unknown = decide(req, res, next, record);
+      // A handler may return anything (`res.send()` returns `res`): only a promise is awaited.
+      if (pending && typeof (pending as Promise<void>).then === 'function')
+        (pending as Promise<void>).then(undefined, next);
     } catch (err) {
       next(err);
     }

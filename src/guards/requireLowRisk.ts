@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { channels } from '../diagnostics.js';
 import type { OtplessClient } from '../client/index.js';
 import {
   assessRisk,
@@ -154,6 +155,18 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
         refreshed: verdict.refreshed,
         observeOnly: opts.observeOnly === true,
         at: now,
+      });
+    }
+    if (channels.guardVerdict.hasSubscribers) {
+      // The audit event without the user: a channel's listeners are the whole process's.
+      channels.guardVerdict.publish({
+        guard: GUARD,
+        route: `${req.method ?? 'GET'} ${routeOf(req)}`,
+        action: verdict.action,
+        reasons: verdict.reasons.map((r) => r.signal),
+        stale: verdict.stale,
+        refreshed: verdict.refreshed,
+        observeOnly: opts.observeOnly === true,
       });
     }
     if (opts.observeOnly || verdict.action === 'allow') return next();

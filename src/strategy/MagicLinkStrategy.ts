@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
+import { channels } from '../diagnostics.js';
 import { OtplessSetupError } from '../errors.js';
 import { summarizeDevice } from '../flow/device.js';
 import { FLOW_PARAM } from '../flow/handoff.js';
@@ -293,21 +294,28 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (!isSameOriginPost(req, this.settings.callbackURL)) return void this.refuse('CROSS_SITE');
     const form = await readSmallForm(req);
     if (!flow || flow.record.s !== 'pending') return sendApprovalOutcome(res, 'gone');
+    const decided = (approved: boolean, reason?: string) => {
+      const target = approved ? channels.handoffApproved : channels.handoffDenied;
+      if (target.hasSubscribers)
+        target.publish({ ageMs: Date.now() - flow.record.a.at, ...(reason ? { reason } : {}) });
+    };
     if (form.decision === 'deny') {
       const denied = await handoff.deny(flowId, flow, 'USER_DENIED');
+      if (denied) decided(false, 'USER_DENIED');
       return sendApprovalOutcome(res, denied ? 'denied' : 'gone');
     }
     if (typeof form.match !== 'string' || form.match.trim() !== flow.record.m) {
-      await handoff.deny(flowId, flow, 'WRONG_NUMBER');
+      if (await handoff.deny(flowId, flow, 'WRONG_NUMBER')) decided(false, 'WRONG_NUMBER');
       return sendApprovalOutcome(res, 'wrongNumber');
     }
     const verification = await this.verifyCode(code);
     if (!verification) {
-      await handoff.deny(flowId, flow, 'CODE_REJECTED');
+      if (await handoff.deny(flowId, flow, 'CODE_REJECTED')) decided(false, 'CODE_REJECTED');
       return sendApprovalOutcome(res, 'rejected');
     }
     const approvedBy = summarizeDevice(req.headers['user-agent']);
     const approved = await handoff.approve(flowId, flow, { verification, approvedAt: Date.now(), approvedBy });
+    if (approved) decided(true);
     sendApprovalOutcome(res, approved ? 'approved' : 'gone');
   }
 
@@ -428,6 +436,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);
     if (!user) {
       const refused = failure('USER_REFUSED');
+      if (channels.loginRefused.hasSubscribers)
+        channels.loginRefused.publish({ code: 'USER_REFUSED', status: refused.status });
       return this.fail({ ...refused.challenge, ...info }, refused.status);
     }
     const record = buildLoginRecord(req, profile, risk, login.token, login.signalsAt ?? Date.now());
@@ -436,6 +446,13 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     // Send limits: a login that went through clears the send counts of what it verified (best effort).
     const verified = profile.identities.filter((i) => i.verified);
     await Promise.all(verified.map((i) => this.settings.limiter?.resetDestination(i.value).catch(() => undefined)));
+    if (channels.loginSucceeded.hasSubscribers) {
+      channels.loginSucceeded.publish({
+        via: login.handoff ? 'handoff' : login.viaToken ? 'token' : 'code',
+        verified: record.verified,
+        ...(risk ? { risk: risk.action } : {}),
+      });
+    }
     this.success(user, info);
   }
 
@@ -450,6 +467,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   /** Ends the request with Passport's `fail`; returns nothing so a path can `return this.refuse(...)`. */
   private refuse(code: CallbackFailureCode): undefined {
     const { challenge, status } = failure(code);
+    if (channels.loginRefused.hasSubscribers) channels.loginRefused.publish({ code, status });
     this.fail(challenge, status);
     return undefined;
   }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isOtplessError } from '../errors.js';
+import { channels, maskDestination } from '../diagnostics.js';
 import { MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import { functionOption, optionError } from '../options.js';
@@ -100,6 +101,13 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
   const international = settings.allowInternationalEmail;
 
   const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
+    if (channels.sendRefused.hasSubscribers) {
+      channels.sendRefused.publish({
+        code: err.reason,
+        status: err.status,
+        ...(err.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.retryAfterSeconds } : {}),
+      });
+    }
     // On every answer to a refused send, whoever writes it: when a send is allowed again.
     if (err.retryAfterSeconds !== undefined && !res.headersSent) res.setHeader('Retry-After', err.retryAfterSeconds);
     if (options.onError) return options.onError(err, req, res, next);
@@ -200,6 +208,14 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
         ? { type: r.type, channel: via, destinationUri: r.destinationUri }
         : { type: r.type, channel: via };
     });
+    if (channels.linkSent.hasSubscribers) {
+      channels.linkSent.publish({
+        types: response.requestIds.map((r) => r.type),
+        ...(e164 !== undefined ? { channel: channel ?? 'WHATSAPP' } : {}),
+        to: destinations.map((d) => maskDestination(d.value)),
+        handoff: settings.handoff !== undefined,
+      });
+    }
     if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);
     // The number to show the person, who types it on the device where the link opens.
     sendJson(res, 200, match ? { sent, match, expiresAt: new Date(expiresAt).toISOString() } : { sent });

@@ -1,0 +1,40 @@
+// The smallest app with telemetry: the quick start's routes, plus OpenTelemetry wired to the
+// package's events. Exporters are the app's choice; the test uses in-memory ones.
+import express from 'express';
+import session from 'express-session';
+import { Passport } from 'passport';
+import { MagicLinkStrategy, requireLowRisk } from 'passport-otpless';
+import { instrumentPassportOtpless } from './instrument.mjs';
+
+/**
+ * @param {{ otpless: object, callbackURL: string, sessionSecret: string,
+ *   tracer: import('@opentelemetry/api').Tracer, meter: import('@opentelemetry/api').Meter }} options
+ */
+export function createApp({ otpless, callbackURL, sessionSecret, tracer, meter }) {
+  const stopTelemetry = instrumentPassportOtpless({ tracer, meter });
+  const passport = new Passport();
+  const strategy = new MagicLinkStrategy({ ...otpless, callbackURL, enrich: ['secureInfo'] }, async (profile) => ({
+    id: profile.id,
+  }));
+  passport.use(strategy);
+  passport.serializeUser((user, done) => done(null, user));
+  passport.deserializeUser((user, done) => done(null, user));
+
+  const app = express();
+  app.use(session({ secret: sessionSecret, resave: false, saveUninitialized: false }));
+  app.use(passport.session());
+  app.post('/auth/magic-link', express.json(), strategy.send());
+  const finish = passport.authenticate('magic-link', { successRedirect: '/me', failureRedirect: '/' });
+  app
+    .route('/auth/callback')
+    .get(finish)
+    .post(express.urlencoded({ extended: false }), finish);
+  app.get('/me', requireLowRisk(), (req, res) => res.json(req.user));
+  return {
+    app,
+    async close() {
+      stopTelemetry();
+      await strategy.client.close();
+    },
+  };
+}

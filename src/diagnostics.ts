@@ -1,0 +1,123 @@
+/**
+ * Every event the package publishes, one named `diagnostics_channel` each, declared here only
+ * (the way undici does). Subscribe with `diagnostics_channel.subscribe(name, listener)`, or
+ * through `channels` below. Messages carry kinds, codes and timings: never a code, token,
+ * secret, flow id or full destination (a masked one at most: `ja•••@example.com`, `••••0123`).
+ * Publishing costs nothing when nobody listens: every site checks `hasSubscribers` first.
+ */
+import { channel, tracingChannel } from 'node:diagnostics_channel';
+import type { IdentityType } from './wire/types.js';
+import type { EndpointName } from './wire/endpoints.js';
+
+/** `passport-otpless:link:sent`: `send()` had the service send a link. */
+export interface LinkSentEvent {
+  types: IdentityType[];
+  /** The channel of a mobile number's link ('WHATSAPP' or 'SMS'); absent for e-mail only. */
+  channel?: string;
+  /** The destinations, masked. */
+  to: string[];
+  /** True when the link can be approved from another device (crossDevice 'handoff'). */
+  handoff: boolean;
+}
+
+/** `passport-otpless:send:refused`: `send()` refused before any call (input, limits, cross-site ...). */
+export interface SendRefusedEvent {
+  /** The reason, as the JSON body's `error.code` (`RATE_LIMITED`, `INVALID_INPUT`, ...). */
+  code: string;
+  status: number;
+  /** For `RATE_LIMITED`: which limit, and how long until a send is allowed again. */
+  retryAfterSeconds?: number;
+}
+
+/** `passport-otpless:login:succeeded`: the strategy handed a user to Passport. */
+export interface LoginSucceededEvent {
+  /** How the person was verified: the link in this browser, a frontend token, or a handoff. */
+  via: 'code' | 'token' | 'handoff';
+  /** The verified identity types. */
+  verified: IdentityType[];
+  /** The risk verdict stored at login, when signals were asked for. */
+  risk?: string;
+}
+
+/** `passport-otpless:login:refused`: the callback answered `fail` (the code of `CALLBACK_FAILURES`). */
+export interface LoginRefusedEvent {
+  code: string;
+  status: number;
+}
+
+/** `passport-otpless:handoff:approved` / `:denied`: a cross-device flow was decided on the other device. */
+export interface HandoffDecidedEvent {
+  /** Milliseconds since the link was asked for. */
+  ageMs: number;
+  /** For a denial: 'WRONG_NUMBER', 'USER_DENIED' or 'CODE_REJECTED'. */
+  reason?: string;
+}
+
+/** `passport-otpless:guard:verdict`: a `requireLowRisk()` decision (the audit event, user masked). */
+export interface GuardVerdictEvent {
+  guard: string;
+  route: string;
+  action: string;
+  reasons: string[];
+  stale: boolean;
+  refreshed: boolean;
+  observeOnly: boolean;
+}
+
+/**
+ * The context of `passport-otpless:service:call`, a `TracingChannel` (start, end, asyncStart,
+ * asyncEnd, error) around every call to the service, so an APM can make a span of it. Filled in
+ * as the call goes: `status` and `errorCode` once answered, `durationMs` when done.
+ */
+export interface ServiceCallContext {
+  endpoint: EndpointName;
+  status?: number;
+  errorCode?: string;
+  durationMs?: number;
+  /** The error the call failed with (an `OtplessError`: no secret, code or token in it). */
+  error?: unknown;
+}
+
+/** The package's channels, by name. */
+export const channels = {
+  linkSent: channel('passport-otpless:link:sent'),
+  sendRefused: channel('passport-otpless:send:refused'),
+  loginSucceeded: channel('passport-otpless:login:succeeded'),
+  loginRefused: channel('passport-otpless:login:refused'),
+  handoffApproved: channel('passport-otpless:handoff:approved'),
+  handoffDenied: channel('passport-otpless:handoff:denied'),
+  guardVerdict: channel('passport-otpless:guard:verdict'),
+  serviceCall: tracingChannel<unknown, ServiceCallContext>('passport-otpless:service:call'),
+} as const;
+
+/** Every channel name, for documentation and tests. */
+export const CHANNEL_NAMES = [
+  'passport-otpless:link:sent',
+  'passport-otpless:send:refused',
+  'passport-otpless:login:succeeded',
+  'passport-otpless:login:refused',
+  'passport-otpless:handoff:approved',
+  'passport-otpless:handoff:denied',
+  'passport-otpless:guard:verdict',
+  'tracing:passport-otpless:service:call:start',
+  'tracing:passport-otpless:service:call:end',
+  'tracing:passport-otpless:service:call:asyncStart',
+  'tracing:passport-otpless:service:call:asyncEnd',
+  'tracing:passport-otpless:service:call:error',
+] as const;
+
+/** True when anyone listens to the service-call tracing channel (Node 20 has no `hasSubscribers` on it). */
+export function tracingServiceCalls(): boolean {
+  const t = channels.serviceCall as unknown as Record<
+    'start' | 'end' | 'asyncEnd' | 'error',
+    { hasSubscribers: boolean }
+  >;
+  return t.start.hasSubscribers || t.end.hasSubscribers || t.asyncEnd.hasSubscribers || t.error.hasSubscribers;
+}
+
+/** `jane.doe@example.com` -> `ja•••@example.com`, `+14155550123` -> `••••0123`. */
+export function maskDestination(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at > 0) return `${value.slice(0, Math.min(2, at - 1) || 1)}•••${value.slice(at)}`;
+  return `••••${value.replace(/\D/g, '').slice(-4)}`;
+}
