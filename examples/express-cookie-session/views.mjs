@@ -1,4 +1,5 @@
 import { html, raw } from './html.mjs';
+import { riskCause } from './user.mjs';
 
 // Server-rendered pages with one inline stylesheet: no external assets, no client script.
 
@@ -122,8 +123,11 @@ export function layout({ title, user, body, narrow = false, head = '' }) {
     </html>`.toString();
 }
 
-/** Sign-in form: one field for an e-mail address or a mobile number, the error next to it. */
-export function signInPage({ value = '', error, fieldError, demo, defaultCountry, via = 'WHATSAPP' }) {
+/**
+ * Sign-in form: one field for an e-mail address or a mobile number, the error next to it.
+ * `notice` is a line above the form: "You are signed out.", "Sign in to continue." ...
+ */
+export function signInPage({ value = '', error, fieldError, notice, demo, defaultCountry, via = 'WHATSAPP' }) {
   const describedBy = fieldError ? 'contact-hint contact-error' : 'contact-hint';
   return layout({
     title: 'Sign in',
@@ -131,6 +135,7 @@ export function signInPage({ value = '', error, fieldError, demo, defaultCountry
     body: html`<div class="card">
       <h1>Sign in to ${BRAND}</h1>
       <p class="lead">No password needed. We will send you a link that signs you in.</p>
+      ${notice && html`<div class="alert info" role="status">${notice}</div>`}
       ${error && html`<div class="alert error" role="alert">${error}</div>`}
       <form method="post" action="/auth/magic-link" novalidate>
         <div class="field">
@@ -256,23 +261,55 @@ export function linkFailedPage({ message, user }) {
   });
 }
 
+/**
+ * The verdict in words, by action and by cause class (`riskCause` in user.mjs): a sign-in whose
+ * signals simply did not come is told that it could not be checked, not that it looks automated.
+ * No wording names a signal: that would tell an attacker what to hide.
+ */
+const UNCHECKED = {
+  badge: 'warn',
+  label: 'Not checked',
+  text: 'We could not check this sign-in: the information our security check needs did not arrive, or could not be read. That is usually nothing you did. Payments open only for sign-ins we could check; signing in again usually fixes it.',
+};
 const VERDICTS = {
   allow: {
     badge: 'ok',
     label: 'Low risk',
-    text: 'Nothing unusual was found about this sign-in. Protected pages are open to you.',
+    text: 'Nothing unusual was found about this sign-in. Protected pages, such as payments, are open to you.',
   },
   challenge: {
-    badge: 'warn',
-    label: 'Needs confirmation',
-    text: 'Something about this sign-in looks unusual, so protected pages ask you to sign in again from your usual device and network.',
+    flagged: {
+      badge: 'warn',
+      label: 'Needs confirmation',
+      text: 'Something about this sign-in looks unusual, so payments ask you to confirm it is you: sign in again from your usual device and network, with any VPN or proxy turned off.',
+    },
+    unchecked: UNCHECKED,
   },
   block: {
-    badge: 'bad',
-    label: 'High risk',
-    text: 'This sign-in looks automated or tampered with, so protected pages stay closed for it.',
+    flagged: {
+      badge: 'bad',
+      label: 'High risk',
+      text: 'This sign-in came from a browser or device that looks automated or modified, so payments stay closed for it.',
+    },
+    unchecked: UNCHECKED,
   },
 };
+
+/** The words for a session user's verdict (`undefined` when no signals were read at all). */
+function verdictOf(risk) {
+  if (!risk) return undefined;
+  const words = VERDICTS[risk.action];
+  if (!words || risk.action === 'allow') return words;
+  return words[risk.cause ?? riskCause(risk) ?? 'flagged'] ?? words.flagged;
+}
+
+/** A sign-out form whose button reads "Sign in again": back to the form, then on to `returnTo`. */
+function signInAgain(returnTo, className = 'button') {
+  return html`<form class="inline" method="post" action="/logout">
+    <input type="hidden" name="returnTo" value="${returnTo}" />
+    <button class="${className}" type="submit">Sign in again</button>
+  </form>`;
+}
 
 const KINDS = { EMAIL: 'E-mail', MOBILE: 'Mobile' };
 
@@ -286,7 +323,9 @@ function formatDate(iso) {
 
 /** The account: verified identities, device, network and the risk verdict of this sign-in. */
 export function accountPage({ user, showRiskReasons }) {
-  const verdict = user.risk ? VERDICTS[user.risk.action] : undefined;
+  const verdict = verdictOf(user.risk);
+  // A sign-in payments would refuse is not offered payments: its way on is to sign in again.
+  const refused = user.risk && user.risk.action !== 'allow';
   const { device = {}, network = {} } = user;
   const place = [network.city, network.country].filter(Boolean).join(', ');
   return layout({
@@ -371,8 +410,19 @@ export function accountPage({ user, showRiskReasons }) {
                 }`
             : html`<p>No risk signals were read for this sign-in.</p>`
         }
-        <div class="actions"><a class="button" href="/payments">Open payments</a></div>
-        <p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>
+        ${
+          refused
+            ? html`<div class="actions">${signInAgain('/payments')}</div>
+                <p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>
+                ${
+                  showRiskReasons &&
+                  html`<p class="note">
+                    Demo: payments will refuse this sign-in. <a href="/payments">Open payments anyway</a> to see how.
+                  </p>`
+                }`
+            : html`<div class="actions"><a class="button" href="/payments">Open payments</a></div>
+                <p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>`
+        }
       </div>`,
   });
 }
@@ -417,31 +467,47 @@ export function paymentsPage({ user }) {
   });
 }
 
+/** What the refusal page says, by action and cause class. */
+const REFUSALS = {
+  challenge: {
+    flagged: {
+      title: 'Please confirm it is you',
+      text: 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.',
+    },
+    unchecked: {
+      title: 'We could not check this sign-in',
+      text: 'Payments open only for sign-ins our security check could confirm, and the information it needs did not arrive for this one. That is usually nothing you did: sign in again.',
+    },
+  },
+  block: {
+    flagged: {
+      title: 'This page is not available from this sign-in',
+      text: 'For your security, payments cannot be opened from this sign-in. Sign in again from your own phone or computer, in an everyday browser without automation tools or add-ons that change how it presents itself. A private window is fine.',
+    },
+    unchecked: {
+      title: 'We could not check this sign-in',
+      text: 'Payments open only for sign-ins our security check could confirm, and the information it needs did not arrive for this one, or could not be read. That is usually nothing you did: sign in again.',
+    },
+  },
+};
+
 /**
  * The guard said no. Which signal did it is never shown (an attacker would learn what to
- * hide); the page says what the person can do instead.
+ * hide); the page says what the person can do instead, worded by the cause class.
  */
-export function refusedPage({ user, action }) {
-  const blocked = action === 'block';
+export function refusedPage({ user, action, cause = 'flagged' }) {
+  const words = (REFUSALS[action] ?? REFUSALS.block)[cause] ?? REFUSALS.block.flagged;
   return layout({
-    title: blocked ? 'Not available' : 'Please confirm it is you',
+    title: words.title,
     user,
     narrow: true,
     body: html`<div class="card">
       ${icon('lock', 'stop')}
-      <h1>${blocked ? 'This page is not available from this sign-in' : 'Please confirm it is you'}</h1>
-      <p>
-        ${
-          blocked
-            ? 'For your security, payments cannot be opened from this sign-in. Sign in again from your own device, in a regular browser window.'
-            : 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.'
-        }
-      </p>
-      <p class="note">Your account is safe: nothing was changed. If you think this is a mistake, contact support.</p>
+      <h1>${words.title}</h1>
+      <p>${words.text}</p>
+      <p class="note">Your account is safe: nothing was changed. If this keeps happening, contact support.</p>
       <div class="actions">
-        <form class="inline" method="post" action="/logout">
-          <button class="button" type="submit">Sign in again</button>
-        </form>
+        ${signInAgain('/payments')}
         <a class="button secondary" href="/account">Back to your account</a>
       </div>
     </div>`,
