@@ -23,9 +23,10 @@ header p{margin:4px 0 0;color:#c5cad6;font-size:13px}main{max-width:960px;margin
 .entry{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:12px 16px;margin:12px 0}
 .entry h2{margin:0 0 6px;font-size:16px;overflow-wrap:anywhere}.badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;font-weight:600;margin-right:6px;background:#e4e8f0;color:#2b3344;vertical-align:2px}
 .waiting{background:#fff;color:#3a4353;box-shadow:inset 0 0 0 1px #b8bfcc}.clicked{background:#fff1cc;color:#6b4a00}.verified{background:#dff3e4;color:#0f6b37}.expired,.forgotten{background:#f7e1e1;color:#8a1f11}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0;font-size:13px}dt{color:#5b6475}dd{margin:0;word-break:break-all}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0;font-size:13px}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}dd code{word-break:break-all}
 .actions a{display:inline-block;margin:6px 6px 0 0;padding:4px 10px;border-radius:4px;border:1px solid #3d5afe;color:#3d5afe;text-decoration:none;font-size:13px}
-.actions a.primary{background:#3d5afe;color:#fff}.empty{color:#5b6475}code{font-size:13px}`;
+.actions a.primary{background:#3d5afe;color:#fff}.empty{color:#5b6475}code{font-size:13px}
+@media (max-width:520px){header,main{padding-left:16px;padding-right:16px}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:6px}}`;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -105,7 +106,11 @@ function entryCard(entry: OutboxEntry, state: LinkState, now: number): string {
 <dt>${expiry}</dt><dd>${timeTag(entry.expiresAt, now)}</dd>
 <dt>Redirects to</dt><dd><code>${escapeHtml(entry.redirectUri)}</code></dd>
 <dt>Request id</dt><dd><code>${escapeHtml(entry.requestId)}</code></dd>
-<dt>On another device</dt><dd>Copy the link into another browser or a private window (the phone, in real life): it asks to approve with the number the first browser shows.<br><code>${escapeHtml(entry.link)}</code></dd></dl>${actions}</section>`;
+${
+  actions
+    ? `<dt>On another device</dt><dd>Copy the link into another browser or a private window (the phone, in real life): it asks to approve with the number the first browser shows.<br><code>${escapeHtml(entry.link)}</code></dd>`
+    : `<dt>Link</dt><dd><code>${escapeHtml(entry.link)}</code></dd>`
+}</dl>${actions}</section>`;
 }
 
 /**

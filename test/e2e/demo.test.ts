@@ -208,7 +208,7 @@ if (!existsSync(CHROMIUM)) {
       expect(await page.locator('.actions .button').first().innerText()).toBe('Sign in again');
       await shoot(page, 'account-challenge', { phone: true });
 
-      expect(await clickLink(page, 'Open payments anyway', '/payments')).toBe(403);
+      expect(await clickLink(page, 'open payments anyway', '/payments')).toBe(403);
       expect(await heading(page)).toBe('Please confirm it is you');
       expect(await mainText(page)).not.toMatch(/timezoneMismatch|publicVPN|signal/);
       await shoot(page, 'refused-challenge', { phone: true });
@@ -232,7 +232,7 @@ if (!existsSync(CHROMIUM)) {
       expect(account).toContain('looks automated or modified');
       expect(await page.getByRole('link', { name: 'Open payments', exact: true }).count()).toBe(0);
       await shoot(page, 'account-block', { phone: true });
-      expect(await clickLink(page, 'Open payments anyway', '/payments')).toBe(403);
+      expect(await clickLink(page, 'open payments anyway', '/payments')).toBe(403);
       expect(await heading(page)).toBe('This page is not available from this sign-in');
       const refused = await mainText(page);
       expect(refused).toContain('A private window is fine.');
@@ -249,7 +249,7 @@ if (!existsSync(CHROMIUM)) {
       expect(account).toContain('We could not check this sign-in');
       expect(account).not.toMatch(/automated|tampered|High risk/);
       await shoot(page, 'account-unchecked', { phone: true });
-      expect(await clickLink(page, 'Open payments anyway', '/payments')).toBe(403);
+      expect(await clickLink(page, 'open payments anyway', '/payments')).toBe(403);
       expect(await heading(page)).toBe('We could not check this sign-in');
       expect(await mainText(page)).not.toMatch(/automated|tampered|secureInfo|missing/);
       await shoot(page, 'refused-unchecked');
