@@ -75,7 +75,7 @@ if (!existsSync(CHROMIUM)) {
     const size = page.viewportSize() ?? DESKTOP;
     await page.setViewportSize(PHONE);
     // Nothing may stick out sideways at phone width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: `${RESULTS}${name}-390.png`, fullPage: true });
     await page.setViewportSize(size);
   }
