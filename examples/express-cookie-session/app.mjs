@@ -2,9 +2,9 @@ import { createServer } from 'node:http';
 import express from 'express';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, requireLowRisk, sessionCompat } from 'passport-otpless';
+import { MagicLinkStrategy, isSafeLocalPath, requireLowRisk, sessionCompat } from 'passport-otpless';
 import { maskContact, splitContact } from './contact.mjs';
-import { toSessionUser } from './user.mjs';
+import { riskCause, toSessionUser } from './user.mjs';
 import {
   accountPage,
   checkInboxPage,
@@ -96,7 +96,15 @@ export function createApp(options) {
 
   app.get('/', (req, res) => {
     if (req.user) return res.redirect('/account');
-    res.send(signInPage(form));
+    // `?signed-out` after the sign-out button; a remembered page after requireLogin sent the visitor here.
+    const signedOut = req.query['signed-out'] !== undefined;
+    const returning = isSafeLocalPath(req.session?.returnTo);
+    const notice = signedOut
+      ? `You are signed out.${returning ? ' Sign in again to continue.' : ''}`
+      : returning
+        ? 'Sign in to continue.'
+        : undefined;
+    res.send(signInPage({ ...form, notice }));
   });
 
   app.post(
@@ -158,7 +166,14 @@ export function createApp(options) {
         const message = info?.message ?? 'This sign-in link is not valid. Ask for a new one.';
         return res.status(status ?? 401).send(linkFailedPage({ message, user: req.user }));
       }
-      req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.redirect(303, '/account')));
+      req.logIn(user, (loginErr) => {
+        if (loginErr) return next(loginErr);
+        // Back to the page that sent the visitor to sign in, as Passport's successReturnToOrRedirect
+        // does; the strategy keeps a safe returnTo across the session regeneration of the login.
+        const returnTo = req.session.returnTo;
+        delete req.session.returnTo;
+        res.redirect(303, isSafeLocalPath(returnTo) ? returnTo : '/account');
+      });
     })(req, res, next);
   });
 
@@ -166,14 +181,24 @@ export function createApp(options) {
     res.send(accountPage({ user: req.user, showRiskReasons: Boolean(demo) }));
   });
 
-  const refused = (req, res, _next, verdict) =>
-    res.status(403).send(refusedPage({ user: req.user, action: verdict.action }));
+  // The verdict's reasons pick the wording ("we could not check" or "looks unusual"); the page
+  // never names them. A block body: the guard must not get send()'s return value.
+  const refused = (req, res, _next, verdict) => {
+    res.status(403).send(refusedPage({ user: req.user, action: verdict.action, cause: riskCause(verdict) }));
+  };
   app.get('/payments', requireLogin, requireLowRisk({ onChallenge: refused, onBlock: refused }), (req, res) => {
     res.send(paymentsPage({ user: req.user }));
   });
 
-  app.post('/logout', (req, res, next) => {
-    req.logout((err) => (err ? next(err) : res.redirect(303, '/')));
+  // "Sign out", or "Sign in again" (with returnTo: the page to go back to after the new sign-in).
+  app.post('/logout', express.urlencoded({ extended: false, limit: '2kb' }), (req, res, next) => {
+    const returnTo = req.body?.returnTo;
+    req.logout((err) => {
+      if (err) return next(err);
+      // The new, empty session; left empty, the cookie is cleared.
+      if (isSafeLocalPath(returnTo)) req.session.returnTo = returnTo;
+      res.redirect(303, '/?signed-out');
+    });
   });
 
   app.use((req, res) => res.status(404).send(errorPage({ status: 404, user: req.user })));
@@ -251,8 +276,14 @@ function listen(server, port, host) {
   });
 }
 
+/** Signed-in visitors only; others go to the sign-in form, which brings them back here afterwards. */
 function requireLogin(req, res, next) {
-  if (!req.user) return res.redirect('/');
+  if (!req.user) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && isSafeLocalPath(req.originalUrl)) {
+      req.session.returnTo = req.originalUrl;
+    }
+    return res.redirect('/');
+  }
   // Account pages are personal: no cache may keep them.
   res.setHeader('Cache-Control', 'no-store');
   next();

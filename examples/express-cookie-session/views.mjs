@@ -1,4 +1,5 @@
 import { html, raw } from './html.mjs';
+import { riskCause } from './user.mjs';
 
 // Server-rendered pages with one inline stylesheet: no external assets, no client script.
 
@@ -45,7 +46,7 @@ label{display:block;font-weight:600;margin-bottom:6px}
 .hint{display:block;color:var(--muted);font-size:14px;margin:-2px 0 8px}
 input[type=text]{width:100%;font:inherit;padding:11px 13px;border:1px solid #c9ced8;border-radius:8px;background:#fff;color:var(--text)}
 input[type=text]:focus{outline:3px solid rgba(36,81,214,.25);border-color:var(--brand)}
-input[aria-invalid=true]{border-color:var(--bad)}
+input[aria-invalid=true],input[aria-invalid=true]:focus{border-color:var(--bad)}input[aria-invalid=true]:focus{outline-color:rgba(168,32,15,.2)}
 .field-error{color:var(--bad);font-size:14px;margin:8px 0 0;display:flex;gap:6px}
 .field{margin-bottom:22px}
 .button{display:inline-block;font:inherit;font-weight:600;padding:11px 20px;border-radius:8px;border:1px solid var(--brand);
@@ -54,7 +55,7 @@ background:var(--brand);color:#fff;text-decoration:none;cursor:pointer;text-alig
 .button.block{width:100%}
 .button.secondary{background:#fff;color:var(--brand);border-color:#c9d3ee}
 .button.secondary:hover{background:#f2f5fd;color:var(--brand-dark)}
-.button.small{padding:6px 12px;font-size:14px}
+.button.small{padding:6px 12px;font-size:14px;white-space:nowrap}
 .actions{display:flex;flex-wrap:wrap;gap:12px;margin-top:24px}
 form.inline{display:inline;margin:0}
 .alert{border-radius:8px;padding:12px 14px;margin-bottom:20px;font-size:15px}
@@ -62,7 +63,7 @@ form.inline{display:inline;margin:0}
 .alert.info{background:#eef3ff;color:#1d3a8f}
 .note{color:var(--muted);font-size:14px;margin-top:20px}
 .demo{border:1px dashed #b9c4e4;background:#f7f9ff;border-radius:10px;padding:14px 16px;font-size:14px;color:#2b3a66;margin-top:24px}
-.demo strong{display:block;margin-bottom:4px}
+.demo strong{display:block;margin-bottom:4px}.demo p{margin:0 0 8px}.demo .demo-last{margin:0}.demo .actions{margin-top:12px}.demo .reasons{margin:0 0 10px;color:inherit}
 .icon{width:52px;height:52px;border-radius:50%;display:grid;place-items:center;margin-bottom:18px}
 .icon svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:1.8;stroke-linecap:round;stroke-linejoin:round}
 .icon.mail{background:#e8eefc;color:var(--brand)}.icon.stop{background:var(--warn-bg);color:var(--warn)}.icon.bad{background:var(--bad-bg);color:var(--bad)}
@@ -70,7 +71,7 @@ form.inline{display:inline;margin:0}
 .list li{display:flex;gap:12px;align-items:flex-start;padding:12px 0;border-top:1px solid var(--line)}
 .list li:first-child{border-top:0;padding-top:0}.list li:last-child{padding-bottom:0}
 .list .what{flex:1;min-width:0}
-.list .value{font-weight:600;word-break:break-all}
+.list .value{font-weight:600;overflow-wrap:anywhere}
 .list .meta{color:var(--muted);font-size:14px}
 .kind{font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);min-width:64px;padding-top:3px}
 .badge{display:inline-block;font-size:13px;font-weight:600;border-radius:999px;padding:2px 10px;white-space:nowrap}
@@ -87,6 +88,13 @@ code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#
 .channels{border:0;padding:0;margin:0 0 18px;display:flex;gap:18px;flex-wrap:wrap}.channels legend{padding:0;margin-bottom:6px;font-weight:600}.channels label{display:flex;gap:6px;align-items:center;font-weight:400}
 .match{margin:18px 0;padding:16px;border:1px solid var(--line);border-radius:var(--radius);text-align:center}
 .match .number{font-size:44px;font-weight:700;letter-spacing:.12em;margin:4px 0;font-variant-numeric:tabular-nums}
+.nowrap{white-space:nowrap}
+@media (max-width:480px){
+.topbar .inner{padding:12px 16px;gap:12px}.who .as{display:none}
+main{padding:24px 16px 40px}.card{padding:22px 20px}h1{font-size:24px}
+.list li{flex-wrap:wrap;gap:4px 12px}.list .kind{flex:1;padding-top:0}.list .badge{order:1}.list .what{order:2;flex-basis:100%}
+.actions .button,.actions form.inline{display:block;width:100%}
+}
 `;
 
 /** The page shell: top bar (with the user and a sign-out button when logged in), main, footer. */
@@ -109,7 +117,7 @@ export function layout({ title, user, body, narrow = false, head = '' }) {
             <span class="spacer"></span>
             ${
               user &&
-              html`<span class="who">Signed in as <strong>${user.name}</strong></span>
+              html`<span class="who"><span class="as">Signed in as </span><strong>${user.name}</strong></span>
                 <form class="inline" method="post" action="/logout">
                   <button class="button secondary small" type="submit">Sign out</button>
                 </form>`
@@ -117,13 +125,16 @@ export function layout({ title, user, body, narrow = false, head = '' }) {
           </div>
         </header>
         <main class="${narrow ? 'narrow' : ''}">${body}</main>
-        <footer>Passwordless sign-in with magic links · passport-otpless example</footer>
+        <footer>Passwordless sign-in with magic links · <span class="nowrap">passport-otpless example</span></footer>
       </body>
     </html>`.toString();
 }
 
-/** Sign-in form: one field for an e-mail address or a mobile number, the error next to it. */
-export function signInPage({ value = '', error, fieldError, demo, defaultCountry, via = 'WHATSAPP' }) {
+/**
+ * Sign-in form: one field for an e-mail address or a mobile number, the error next to it.
+ * `notice` is a line above the form: "You are signed out.", "Sign in to continue." ...
+ */
+export function signInPage({ value = '', error, fieldError, notice, demo, defaultCountry, via = 'WHATSAPP' }) {
   const describedBy = fieldError ? 'contact-hint contact-error' : 'contact-hint';
   return layout({
     title: 'Sign in',
@@ -131,6 +142,7 @@ export function signInPage({ value = '', error, fieldError, demo, defaultCountry
     body: html`<div class="card">
       <h1>Sign in to ${BRAND}</h1>
       <p class="lead">No password needed. We will send you a link that signs you in.</p>
+      ${notice && html`<div class="alert info" role="status">${notice}</div>`}
       ${error && html`<div class="alert error" role="alert">${error}</div>`}
       <form method="post" action="/auth/magic-link" novalidate>
         <div class="field">
@@ -256,23 +268,55 @@ export function linkFailedPage({ message, user }) {
   });
 }
 
+/**
+ * The verdict in words, by action and by cause class (`riskCause` in user.mjs): a sign-in whose
+ * signals simply did not come is told that it could not be checked, not that it looks automated.
+ * No wording names a signal: that would tell an attacker what to hide.
+ */
+const UNCHECKED = {
+  badge: 'warn',
+  label: 'Not checked',
+  text: 'We could not check this sign-in: our security check did not get the information it needs. That is usually nothing you did, but payments open only for sign-ins we could check. Sign in again; if this keeps happening, contact support.',
+};
 const VERDICTS = {
   allow: {
     badge: 'ok',
     label: 'Low risk',
-    text: 'Nothing unusual was found about this sign-in. Protected pages are open to you.',
+    text: 'Nothing unusual was found about this sign-in. Protected pages, such as payments, are open to you.',
   },
   challenge: {
-    badge: 'warn',
-    label: 'Needs confirmation',
-    text: 'Something about this sign-in looks unusual, so protected pages ask you to sign in again from your usual device and network.',
+    flagged: {
+      badge: 'warn',
+      label: 'Needs confirmation',
+      text: 'Something about this sign-in looks unusual, so payments ask you to confirm it is you: sign in again from your usual device and network, with any VPN or proxy turned off.',
+    },
+    unchecked: UNCHECKED,
   },
   block: {
-    badge: 'bad',
-    label: 'High risk',
-    text: 'This sign-in looks automated or tampered with, so protected pages stay closed for it.',
+    flagged: {
+      badge: 'bad',
+      label: 'High risk',
+      text: 'This sign-in came from a browser or device that looks automated or modified, so payments stay closed for it.',
+    },
+    unchecked: UNCHECKED,
   },
 };
+
+/** The words for a session user's verdict (`undefined` when no signals were read at all). */
+function verdictOf(risk) {
+  if (!risk) return undefined;
+  const words = VERDICTS[risk.action];
+  if (!words || risk.action === 'allow') return words;
+  return words[risk.cause ?? riskCause(risk) ?? 'flagged'] ?? words.flagged;
+}
+
+/** A sign-out form whose button reads "Sign in again": back to the form, then on to `returnTo`. */
+function signInAgain(returnTo, className = 'button') {
+  return html`<form class="inline" method="post" action="/logout">
+    <input type="hidden" name="returnTo" value="${returnTo}" />
+    <button class="${className}" type="submit">Sign in again</button>
+  </form>`;
+}
 
 const KINDS = { EMAIL: 'E-mail', MOBILE: 'Mobile' };
 
@@ -286,7 +330,10 @@ function formatDate(iso) {
 
 /** The account: verified identities, device, network and the risk verdict of this sign-in. */
 export function accountPage({ user, showRiskReasons }) {
-  const verdict = user.risk ? VERDICTS[user.risk.action] : undefined;
+  const verdict = verdictOf(user.risk);
+  // A sign-in payments would refuse is not offered payments: its way on is to sign in again.
+  const refused = user.risk && user.risk.action !== 'allow';
+  const reasons = user.risk?.reasons ?? [];
   const { device = {}, network = {} } = user;
   const place = [network.city, network.country].filter(Boolean).join(', ');
   return layout({
@@ -356,23 +403,30 @@ export function accountPage({ user, showRiskReasons }) {
         ${
           verdict
             ? html`<div class="verdict"><span class="badge ${verdict.badge}">${verdict.label}</span></div>
-                <p>${verdict.text}</p>
-                ${
-                  showRiskReasons &&
-                  user.risk.reasons.length > 0 &&
-                  html`<p class="note">
-                      Demo only (a real app keeps these in its logs):
-                      ${user.risk.reasons.length === 1 ? 'one signal' : `${user.risk.reasons.length} signals`} raised
-                      the verdict.
-                    </p>
-                    <ul class="reasons">
-                      ${user.risk.reasons.map((r) => html`<li>${r.signal}${r.detail ? ` (${r.detail})` : ''}: ${r.action}</li>`)}
-                    </ul>`
-                }`
+                <p>${verdict.text}</p>`
             : html`<p>No risk signals were read for this sign-in.</p>`
         }
-        <div class="actions"><a class="button" href="/payments">Open payments</a></div>
+        <div class="actions">
+          ${refused ? signInAgain('/payments') : html`<a class="button" href="/payments">Open payments</a>`}
+        </div>
         <p class="note">Payments is a protected page: it opens only for low-risk sign-ins.</p>
+        ${
+          showRiskReasons &&
+          refused &&
+          html`<div class="demo">
+            <strong>Demo mode</strong>
+            ${
+              reasons.length > 0 &&
+              html`<p>What decided the verdict (a real app keeps this in its logs, never on a page):</p>
+                <ul class="reasons">
+                  ${reasons.map((r) => html`<li><code>${r.signal}${r.detail ? ` (${r.detail})` : ''}</code>: ${r.action}</li>`)}
+                </ul>`
+            }
+            <p class="demo-last">
+              Payments will refuse this sign-in: <a href="/payments">open payments anyway</a> to see how.
+            </p>
+          </div>`
+        }
       </div>`,
   });
 }
@@ -417,31 +471,45 @@ export function paymentsPage({ user }) {
   });
 }
 
+/** What the refusal page says, by action and cause class. */
+const UNCHECKED_REFUSAL = {
+  title: 'We could not check this sign-in',
+  text: 'Payments open only for sign-ins our security check could confirm, and it did not get the information it needs for this one. That is usually nothing you did: sign in again.',
+};
+const REFUSALS = {
+  challenge: {
+    flagged: {
+      title: 'Please confirm it is you',
+      text: 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.',
+    },
+    unchecked: UNCHECKED_REFUSAL,
+  },
+  block: {
+    flagged: {
+      title: 'This page is not available from this sign-in',
+      text: 'For your security, payments cannot be opened from this sign-in. Sign in again from your own phone or computer, in an everyday browser without automation tools or add-ons that change how it presents itself. A private window is fine.',
+    },
+    unchecked: UNCHECKED_REFUSAL,
+  },
+};
+
 /**
  * The guard said no. Which signal did it is never shown (an attacker would learn what to
- * hide); the page says what the person can do instead.
+ * hide); the page says what the person can do instead, worded by the cause class.
  */
-export function refusedPage({ user, action }) {
-  const blocked = action === 'block';
+export function refusedPage({ user, action, cause = 'flagged' }) {
+  const words = (REFUSALS[action] ?? REFUSALS.block)[cause] ?? REFUSALS.block.flagged;
   return layout({
-    title: blocked ? 'Not available' : 'Please confirm it is you',
+    title: words.title,
     user,
     narrow: true,
     body: html`<div class="card">
       ${icon('lock', 'stop')}
-      <h1>${blocked ? 'This page is not available from this sign-in' : 'Please confirm it is you'}</h1>
-      <p>
-        ${
-          blocked
-            ? 'For your security, payments cannot be opened from this sign-in. Sign in again from your own device, in a regular browser window.'
-            : 'Payments need a little more certainty than this sign-in gave us. Turn off any VPN or proxy, then sign in again from your usual device.'
-        }
-      </p>
-      <p class="note">Your account is safe: nothing was changed. If you think this is a mistake, contact support.</p>
+      <h1>${words.title}</h1>
+      <p>${words.text}</p>
+      <p class="note">Your account is safe: nothing was changed. If this keeps happening, contact support.</p>
       <div class="actions">
-        <form class="inline" method="post" action="/logout">
-          <button class="button" type="submit">Sign in again</button>
-        </form>
+        ${signInAgain('/payments')}
         <a class="button secondary" href="/account">Back to your account</a>
       </div>
     </div>`,

@@ -55,16 +55,39 @@ if (!existsSync(CHROMIUM)) {
     await emulator?.close();
   });
 
+  const DESKTOP = { width: 1200, height: 860 };
+  const PHONE = { width: 390, height: 844 };
+
   /** A new browser profile: its own cookies, as a second browser or device would have. */
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
     contexts.push(context);
     return context.newPage();
   }
 
+  /**
+   * A full-page screenshot into test-results/: `<name>.png` at the page's size, and with
+   * `phone` also `<name>-390.png` at 390 x 844, the width of a phone.
+   */
+  async function shoot(page: Page, name: string, { phone = false } = {}): Promise<void> {
+    await page.screenshot({ path: `${RESULTS}${name}.png`, fullPage: true });
+    if (!phone) return;
+    const size = page.viewportSize() ?? DESKTOP;
+    await page.setViewportSize(PHONE);
+    // Nothing may stick out sideways at phone width.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: `${RESULTS}${name}-390.png`, fullPage: true });
+    await page.setViewportSize(size);
+  }
+
   /** Fills the sign-in form and lands on the waiting page ("Check your inbox", "Check WhatsApp" ...). */
-  async function askForLink(page: Page, contact: string, via: 'WHATSAPP' | 'SMS' = 'WHATSAPP'): Promise<void> {
-    await page.goto(app.url);
+  async function askForLink(
+    page: Page,
+    contact: string,
+    via: 'WHATSAPP' | 'SMS' = 'WHATSAPP',
+    { go = true } = {},
+  ): Promise<void> {
+    if (go) await page.goto(app.url);
     await page.getByLabel('E-mail or mobile number').fill(contact);
     if (via === 'SMS') await page.getByLabel('SMS').check();
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
@@ -73,9 +96,10 @@ if (!existsSync(CHROMIUM)) {
   }
 
   /** From "Check your inbox" to the dev inbox, then the link of `to`, as the given scenario. */
-  async function openFromInbox(page: Page, to: string, button = 'Open link'): Promise<string> {
+  async function openFromInbox(page: Page, to: string, button = 'Open link', screenshot?: string): Promise<string> {
     await page.getByRole('link', { name: 'Open the dev inbox' }).click();
     await page.waitForURL(`${emulator.authUrl}/`);
+    if (screenshot) await shoot(page, screenshot, { phone: true });
     const link = page.locator('section', { hasText: to }).first().getByRole('link', { name: button, exact: true });
     const href = (await link.getAttribute('href')) ?? '';
     await link.click();
@@ -87,79 +111,148 @@ if (!existsSync(CHROMIUM)) {
     return page.locator('h1').innerText();
   }
 
+  function mainText(page: Page): Promise<string> {
+    return page.locator('main').innerText();
+  }
+
+  /** Follows a link and returns the status of the page it loads. */
+  async function clickLink(page: Page, name: string, path: string): Promise<number> {
+    const [response] = await Promise.all([
+      page.waitForResponse(`${app.url}${path}`),
+      page.getByRole('link', { name, exact: true }).click(),
+    ]);
+    await page.waitForLoadState();
+    return response.status();
+  }
+
   describe('demo in a real browser', () => {
-    it('shows the field error next to the field', async () => {
+    it('shows the sign-in form, and the field error next to the field', async () => {
       const page = await newPage();
       await page.goto(app.url);
+      expect(await heading(page)).toBe('Sign in to Acme');
+      expect(await page.locator('.alert').count()).toBe(0);
+      await shoot(page, 'sign-in', { phone: true });
       await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
       expect(await page.locator('#contact-error').innerText()).toBe('Enter an e-mail address or a mobile number.');
       expect(await page.getByLabel('E-mail or mobile number').getAttribute('aria-invalid')).toBe('true');
+      await shoot(page, 'sign-in-field-error', { phone: true });
     });
 
     it('signs in by e-mail through the dev inbox, opens payments, refuses a replay, signs out', async () => {
       const page = await newPage();
       await askForLink(page, 'jane.doe@example.com');
-      expect(await page.locator('main').innerText()).toContain('ja•••@example.com');
-      const link = await openFromInbox(page, 'jane.doe@example.com');
+      expect(await mainText(page)).toContain('ja•••@example.com');
+      await shoot(page, 'waiting-email', { phone: true });
+      const link = await openFromInbox(page, 'jane.doe@example.com', 'Open link', 'dev-inbox');
 
       expect(new URL(page.url()).pathname).toBe('/account');
       expect(await heading(page)).toBe('Welcome, Jane Doe');
-      const account = await page.locator('main').innerText();
+      const account = await mainText(page);
       expect(account).toContain('jane.doe@example.com');
       expect(account).toContain('Low risk');
       expect(account).toMatch(/Browser\s+Chrome/);
       expect(account).toContain('Bengaluru, India');
-      await page.screenshot({ path: `${RESULTS}account.png`, fullPage: true });
+      expect(await page.getByRole('button', { name: 'Sign in again' }).count()).toBe(0);
+      await shoot(page, 'account-low-risk', { phone: true });
 
-      await page.getByRole('link', { name: 'Open payments' }).click();
+      expect(await clickLink(page, 'Open payments', '/payments')).toBe(200);
       expect(await heading(page)).toBe('Payments');
+      await shoot(page, 'payments', { phone: true });
 
       // The same link again: refused, and the person stays signed in.
       const replay = await page.goto(link);
       expect(replay?.status()).toBeGreaterThanOrEqual(400);
       expect(await heading(page)).toBe('This link did not sign you in');
-      expect(await page.locator('main').innerText()).toContain('You are still signed in as Jane Doe.');
+      expect(await mainText(page)).toContain('You are still signed in as Jane Doe.');
+      await shoot(page, 'link-failed', { phone: true });
       await page.getByRole('link', { name: 'Go to your account' }).click();
       expect(await heading(page)).toBe('Welcome, Jane Doe');
 
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${app.url}/?signed-out`);
       expect(await heading(page)).toBe('Sign in to Acme');
-      await page.goto(`${app.url}/account`);
-      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await page.getByRole('status').innerText()).toBe('You are signed out.');
+      await shoot(page, 'signed-out', { phone: true });
       expect((await page.context().cookies()).some((c) => c.name === 'acme.session')).toBe(false);
+    });
+
+    it('sends a visitor to sign in, and back to the page wanted afterwards', async () => {
+      const page = await newPage();
+      const first = await page.goto(`${app.url}/payments`);
+      expect(first?.request().redirectedFrom()?.url()).toBe(`${app.url}/payments`);
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await page.getByRole('status').innerText()).toBe('Sign in to continue.');
+      await shoot(page, 'sign-in-to-continue', { phone: true });
+      await askForLink(page, 'back.again@example.com', 'WHATSAPP', { go: false });
+      await openFromInbox(page, 'back.again@example.com');
+      expect(new URL(page.url()).pathname).toBe('/payments');
+      expect(await heading(page)).toBe('Payments');
     });
 
     it('signs in by mobile number', async () => {
       const page = await newPage();
       await askForLink(page, '+1 (415) 555-0123');
-      await openFromInbox(page, '14155550123');
+      await openFromInbox(page, '+14155550123');
       expect(await heading(page)).toBe('Welcome, User 0123');
-      expect(await page.locator('main').innerText()).toContain('+14155550123');
+      expect(await mainText(page)).toContain('+14155550123');
     });
 
-    it('refuses payments to a VPN sign-in with a friendly page', async () => {
+    it('a VPN sign-in is asked to sign in again, not offered payments; payments refuse it', async () => {
       const page = await newPage();
       await askForLink(page, 'vpn.user@example.com');
       await openFromInbox(page, 'vpn.user@example.com', 'as vpn');
-      expect(await page.locator('main').innerText()).toContain('Needs confirmation');
-      const [response] = await Promise.all([
-        page.waitForResponse(`${app.url}/payments`),
-        page.getByRole('link', { name: 'Open payments' }).click(),
-      ]);
-      expect(response.status()).toBe(403);
+      const account = await mainText(page);
+      expect(account).toContain('Needs confirmation');
+      expect(account).toContain('looks unusual');
+      expect(await page.getByRole('link', { name: 'Open payments', exact: true }).count()).toBe(0);
+      expect(await page.locator('.actions .button').first().innerText()).toBe('Sign in again');
+      await shoot(page, 'account-challenge', { phone: true });
+
+      expect(await clickLink(page, 'open payments anyway', '/payments')).toBe(403);
       expect(await heading(page)).toBe('Please confirm it is you');
-      expect(await page.locator('main').innerText()).not.toMatch(/timezoneMismatch|publicVPN|signal/);
-      await page.screenshot({ path: `${RESULTS}refused.png`, fullPage: true });
+      expect(await mainText(page)).not.toMatch(/timezoneMismatch|publicVPN|signal/);
+      await shoot(page, 'refused-challenge', { phone: true });
+
+      // "Sign in again": signed out, then a clean sign-in goes on to payments.
+      await page.getByRole('button', { name: 'Sign in again' }).click();
+      await page.waitForURL(`${app.url}/?signed-out`);
+      expect(await page.getByRole('status').innerText()).toBe('You are signed out. Sign in again to continue.');
+      await askForLink(page, 'vpn.user@example.com', 'WHATSAPP', { go: false });
+      await openFromInbox(page, 'vpn.user@example.com');
+      expect(new URL(page.url()).pathname).toBe('/payments');
+      expect(await heading(page)).toBe('Payments');
     });
 
     it('blocks payments to a bot sign-in', async () => {
       const page = await newPage();
       await askForLink(page, 'bot.user@example.com');
       await openFromInbox(page, 'bot.user@example.com', 'as bot');
-      expect(await page.locator('main').innerText()).toContain('High risk');
-      await page.getByRole('link', { name: 'Open payments' }).click();
+      const account = await mainText(page);
+      expect(account).toContain('High risk');
+      expect(account).toContain('looks automated or modified');
+      expect(await page.getByRole('link', { name: 'Open payments', exact: true }).count()).toBe(0);
+      await shoot(page, 'account-block', { phone: true });
+      expect(await clickLink(page, 'open payments anyway', '/payments')).toBe(403);
       expect(await heading(page)).toBe('This page is not available from this sign-in');
+      const refused = await mainText(page);
+      expect(refused).toContain('A private window is fine.');
+      expect(refused).not.toContain('regular browser window');
+      await shoot(page, 'refused-block', { phone: true });
+    });
+
+    it('tells a sign-in whose signals did not come that it could not be checked', async () => {
+      const page = await newPage();
+      await askForLink(page, 'no.signals@example.com');
+      await openFromInbox(page, 'no.signals@example.com', 'as missing');
+      const account = await mainText(page);
+      expect(account).toContain('Not checked');
+      expect(account).toContain('We could not check this sign-in');
+      expect(account).not.toMatch(/automated|tampered|High risk/);
+      await shoot(page, 'account-unchecked', { phone: true });
+      expect(await clickLink(page, 'open payments anyway', '/payments')).toBe(403);
+      expect(await heading(page)).toBe('We could not check this sign-in');
+      expect(await mainText(page)).not.toMatch(/automated|tampered|secureInfo|missing/);
+      await shoot(page, 'refused-unchecked');
     });
 
     it('mobile number asked on the laptop, approved on the phone: the laptop lands on the account', async () => {
@@ -167,11 +260,11 @@ if (!existsSync(CHROMIUM)) {
       await askForLink(laptop, '+1 (415) 555-0142', 'SMS');
       const number = (await laptop.locator('.match .number').innerText()).trim();
       expect(number).toMatch(/^\d{2}$/);
-      await laptop.screenshot({ path: `${RESULTS}handoff-laptop-waiting.png`, fullPage: true });
+      await shoot(laptop, 'waiting-number', { phone: true });
 
       // The phone: its own browser profile, at phone size, opening the link from the inbox.
       const phoneContext = await browser.newContext({
-        viewport: { width: 390, height: 844 },
+        viewport: PHONE,
         isMobile: true,
         hasTouch: true,
         locale: 'en-US',
@@ -181,25 +274,26 @@ if (!existsSync(CHROMIUM)) {
       contexts.push(phoneContext);
       const phone = await phoneContext.newPage();
       await phone.goto(`${emulator.authUrl}/`);
+      await shoot(phone, 'dev-inbox-phone');
       await phone
-        .locator('section', { hasText: '14155550142' })
+        .locator('section', { hasText: '+14155550142' })
         .first()
         .getByRole('link', { name: 'Open link', exact: true })
         .click();
       await phone.waitForLoadState();
       expect(await heading(phone)).toBe('Approve sign-in on your computer?');
       expect(await phone.locator('main').innerText()).toMatch(/Chrome on Linux|Chrome/);
-      await phone.screenshot({ path: `${RESULTS}handoff-phone-approve.png`, fullPage: true });
+      await shoot(phone, 'phone-approve');
       await phone.getByLabel('Number').fill(number);
       await phone.getByRole('button', { name: 'Approve' }).click();
       await phone.waitForLoadState();
       expect(await heading(phone)).toBe('You are signed in on your computer');
-      await phone.screenshot({ path: `${RESULTS}handoff-phone-done.png`, fullPage: true });
+      await shoot(phone, 'phone-approved');
 
       // The laptop's waiting page goes on by itself (its script polls /auth/status).
       await laptop.waitForURL(`${app.url}/account`, { timeout: 15_000 });
       expect(await heading(laptop)).toBe('Welcome, User 0142');
-      await laptop.screenshot({ path: `${RESULTS}handoff-laptop-account.png`, fullPage: true });
+      await shoot(laptop, 'handoff-laptop-account');
     });
   });
 }

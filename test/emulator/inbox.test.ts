@@ -31,13 +31,57 @@ describe('HTML inbox', () => {
     expect(html.indexOf('919876543210')).toBeLessThan(html.indexOf('older@example.com'));
     expect(html).toContain('WhatsApp');
     expect(html).toContain('E-mail');
+    expect(html).toContain('2 links delivered.');
+    // The number in E.164: the outbox keeps digits with the country code, a person reads +.
+    expect(html).toContain('</span>+919876543210</h2>');
     const entry = lastEntry(emulator, 'MOBILE');
+    expect(entry.to).toBe('919876543210');
     expect(html).toContain(new Date(entry.expiresAt).toISOString());
     expect(html).toContain(`href="${entry.link}"`);
     for (const risk of RISK_SCENARIOS.filter((scenario) => scenario !== 'clean')) {
       expect(html).toContain(`href="${entry.link}?risk=${risk}"`);
     }
     expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1|app\.test)/);
+  });
+
+  it('counts links in words: 1 link, 2 links', async () => {
+    await sendLink(emulator, { email: 'one@example.com' });
+    expect((await inbox()).html).toContain('1 link delivered.');
+    await sendLink(emulator, { email: 'two@example.com' });
+    const { html } = await inbox();
+    expect(html).toContain('2 links delivered.');
+    expect(html).not.toContain('link(s)');
+  });
+
+  it('shows times relative to now, with the exact ISO time in a title', async () => {
+    await sendLink(emulator, { email: 'timed@example.com', expiry: '600' });
+    const entry = lastEntry(emulator);
+    const sent = new Date(entry.createdAt).toISOString();
+    const expires = new Date(entry.expiresAt).toISOString();
+    let { html } = await inbox();
+    expect(html).toContain(`<dt>Sent</dt><dd><time datetime="${sent}" title="${sent}">just now</time></dd>`);
+    expect(html).toContain(
+      `<dt>Expires</dt><dd><time datetime="${expires}" title="${expires}">in 10 minutes</time></dd>`,
+    );
+    emulator.advanceTime(2 * 60_000);
+    ({ html } = await inbox());
+    expect(html).toContain('>2 minutes ago</time>');
+    expect(html).toContain('>in 8 minutes</time>');
+    emulator.advanceTime(9 * 60_000);
+    ({ html } = await inbox());
+    expect(html).toContain('>11 minutes ago</time>');
+    expect(html).toContain(`<dt>Expired</dt><dd><time datetime="${expires}" title="${expires}">1 minute ago</time>`);
+    // A raw ISO time is never the text a person reads.
+    expect(html).not.toMatch(/>\d{4}-\d{2}-\d{2}T[^<]*</);
+  });
+
+  it('gives a waiting link a neutral badge, not the green of success', async () => {
+    await sendLink(emulator, { email: 'neutral@example.com' });
+    const { html } = await inbox();
+    expect(html).toContain('<span class="badge waiting">waiting</span>');
+    const rule = /\.waiting\{([^}]*)\}/.exec(html)?.[1] ?? '';
+    expect(rule).toContain('background:#fff');
+    expect(rule).not.toMatch(/#dff3e4|green/);
   });
 
   it('shows the channel of each link: WHATSAPP, SMS or EMAIL', async () => {

@@ -79,6 +79,16 @@ describe('npm run demo', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Sign in to Acme');
 
+    // A page behind sign-in sends the visitor to the form, which says why.
+    const wanted = await fetch(`${urls[0]!}/payments`, { redirect: 'manual' });
+    expect(wanted.status).toBe(302);
+    expect(wanted.headers.get('location')).toBe('/');
+    const cookie = wanted.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    expect(await (await fetch(urls[0]!, { headers: { cookie } })).text()).toContain('Sign in to continue.');
+
     const started = Date.now();
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);

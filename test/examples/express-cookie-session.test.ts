@@ -10,6 +10,7 @@ import type { CountryCode, SendLimitsOptions } from '../../src/index.js';
 // The example imports 'passport-otpless' (dist/): build it first if src/ changed.
 await ensureBuilt();
 const { startApp } = await import('../../examples/express-cookie-session/app.mjs');
+const { riskCause } = await import('../../examples/express-cookie-session/user.mjs');
 type Started = Awaited<ReturnType<typeof startApp>>;
 type Limits = SendLimitsOptions | false;
 
@@ -35,17 +36,29 @@ afterAll(async () => {
 async function start(
   limits: Limits = ROOMY,
   defaultCountry?: CountryCode,
+  { demo = true } = {},
 ): Promise<{ app: Started; browser: Browser }> {
   const app = await startApp({
     otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
     sessionKeys: ['a-test-session-key-0123456789'],
-    devInboxUrl: `${emulator.authUrl}/`,
+    ...(demo ? { devInboxUrl: `${emulator.authUrl}/` } : {}),
     limits,
     ...(defaultCountry ? { defaultCountry } : {}),
     log: (line) => logged.push(line),
   });
   apps.push(app);
   return { app, browser: new Browser(app.url) };
+}
+
+/** What a person reads in the page's main part (not the top bar, which names the user). */
+function mainText(html: string): string {
+  return visibleText(/<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '');
+}
+
+/** What the session cookie holds (cookie-session: base64 JSON, readable by its holder). */
+function sessionOf(browser: Browser): Record<string, unknown> {
+  const cookie = browser.cookies()['acme.session'];
+  return cookie ? (JSON.parse(Buffer.from(cookie, 'base64').toString('utf8')) as Record<string, unknown>) : {};
 }
 
 /** Form -> check-inbox -> link (as `risk`) -> callback; returns the callback's answer. */
@@ -183,19 +196,90 @@ describe('express-cookie-session example', () => {
   });
 
   it.each([
-    ['vpn', 'Needs confirmation', 'Please confirm it is you'],
-    ['bot', 'High risk', 'This page is not available from this sign-in'],
-  ])('refuses payments with a friendly page for a %s sign-in', async (risk, verdict, title) => {
+    ['vpn', 'Needs confirmation', 'looks unusual', 'Please confirm it is you'],
+    ['bot', 'High risk', 'looks automated or modified', 'This page is not available from this sign-in'],
+    ['missing', 'Not checked', 'We could not check this sign-in', 'We could not check this sign-in'],
+  ])(
+    'a %s sign-in: the account says %j, offers Sign in again instead of payments, and payments refuse it',
+    async (risk, verdict, wording, title) => {
+      const { browser } = await start();
+      await logIn(browser, `${risk}-user@example.com`, risk);
+      const account = await browser.get('/account');
+      const text = visibleText(account.text);
+      expect(text).toContain(verdict);
+      expect(text).toContain(wording);
+      // The main action signs out and comes back to payments; payments is only the demo's aside.
+      expect(account.text).toMatch(
+        /<div class="actions">\s*<form class="inline" method="post" action="\/logout">\s*<input type="hidden" name="returnTo" value="\/payments" \/>\s*<button class="button" type="submit">Sign in again<\/button>/,
+      );
+      expect(account.text).not.toContain('>Open payments<');
+      expect(account.text).toMatch(/<div class="demo">[\s\S]*<a href="\/payments">open payments anyway<\/a>/);
+
+      const page = await browser.get('/payments');
+      expect(page.status).toBe(403);
+      const refused = mainText(page.text);
+      expect(refused).toContain(title);
+      expect(refused).toContain('Sign in again');
+      expect(refused).toContain('Back to your account');
+      // The refusal never tells which signal decided it (the account page does, in demo mode only).
+      expect(refused).not.toMatch(/signal|timezoneMismatch|publicVPN|secureInfo|missing|\((bad|result)\)/i);
+    },
+  );
+
+  it('never words missing signals as automation or tampering, and blocked advice allows private windows', async () => {
     const { browser } = await start();
-    await logIn(browser, `${risk}-user@example.com`, risk);
-    expect(visibleText((await browser.get('/account')).text)).toContain(verdict);
-    const page = await browser.get('/payments');
-    expect(page.status).toBe(403);
-    const text = visibleText(page.text);
-    expect(text).toContain(title);
-    expect(text).toContain('Back to your account');
-    // The refusal never tells which signal decided it (the account page does, in demo mode only).
-    expect(text).not.toMatch(/signal|timezoneMismatch|publicVPN|\((bad|result)\)/i);
+    await logIn(browser, 'quiet@example.com', 'missing');
+    const account = visibleText((await browser.get('/account')).text);
+    expect(account).not.toMatch(/automated|tampered|modified|High risk/);
+    expect(visibleText((await browser.get('/payments')).text)).not.toMatch(/automat|tamper|VPN/);
+
+    const bot = browser.fresh();
+    await logIn(bot, 'robot@example.com', 'bot');
+    const refused = visibleText((await bot.get('/payments')).text);
+    expect(refused).not.toContain('regular browser window');
+    expect(refused).toContain('A private window is fine.');
+  });
+
+  it.each([
+    ['vpn', 'Needs confirmation', 'looks unusual'],
+    ['missing', 'Not checked', 'We could not check this sign-in'],
+  ])(
+    'outside demo mode a %s sign-in is worded by its cause, with no signal named and no reasons in the cookie',
+    async (risk, verdict, wording) => {
+      const { browser } = await start(ROOMY, undefined, { demo: false });
+      await logIn(browser, 'someone@example.com', risk);
+      const account = await browser.get('/account');
+      const text = mainText(account.text);
+      expect(text).toContain(verdict);
+      expect(text).toContain(wording);
+      expect(text).not.toMatch(/Demo|secureInfo|timezoneMismatch|publicVPN|\bvpn\b|missing \(/);
+      expect(account.text).not.toContain('href="/payments"');
+      expect(account.text).toContain('Sign in again</button>');
+      const stored = (sessionOf(browser).passport as { user: { risk: Record<string, unknown> } }).user.risk;
+      expect(stored).toEqual({
+        action: risk === 'vpn' ? 'challenge' : 'block',
+        cause: risk === 'vpn' ? 'flagged' : 'unchecked',
+      });
+    },
+  );
+
+  it('tells the cause class from the reasons that decided the verdict', () => {
+    const missing = { signal: 'missing', action: 'block', detail: 'secureInfo' } as const;
+    const vpn = { signal: 'vpn', action: 'challenge', detail: 'publicVPN' } as const;
+    expect(riskCause({ action: 'allow', reasons: [] })).toBeUndefined();
+    expect(riskCause({ action: 'block', reasons: [missing] })).toBe('unchecked');
+    expect(riskCause({ action: 'block', reasons: [{ signal: 'malformed', action: 'block', detail: 'bot' }] })).toBe(
+      'unchecked',
+    );
+    expect(riskCause({ action: 'block', reasons: [{ signal: 'bot', action: 'block', detail: 'unknown' }] })).toBe(
+      'unchecked',
+    );
+    // A milder reason did not decide the verdict; a real signal among the deciding ones does.
+    expect(riskCause({ action: 'block', reasons: [missing, vpn] })).toBe('unchecked');
+    expect(riskCause({ action: 'challenge', reasons: [vpn] })).toBe('flagged');
+    expect(riskCause({ action: 'block', reasons: [missing, { signal: 'bot', action: 'block', detail: 'bad' }] })).toBe(
+      'flagged',
+    );
   });
 
   it('asks another browser to approve instead of signing it in, and refuses a link used twice', async () => {
@@ -219,18 +303,67 @@ describe('express-cookie-session example', () => {
     expect((await browser.get('/account')).status).toBe(200);
   });
 
-  it('signs out with a POST and clears the session cookie', async () => {
+  it('signs out with a POST, clears the session cookie and says so', async () => {
     const { browser } = await start();
     await logIn(browser, 'leaving@example.com');
     const account = await browser.get('/account');
     expect(account.text).toMatch(/<form class="inline" method="post" action="\/logout">/);
     const out = await browser.postForm('/logout');
     expect(out.status).toBe(303);
+    expect(new URL(out.location!).pathname + new URL(out.location!).search).toBe('/?signed-out');
     expect(browser.cookies()['acme.session']).toBeUndefined();
+    const signedOut = await browser.get(out.location!);
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.text).toContain('<div class="alert info" role="status">You are signed out.</div>');
+    expect(visibleText((await browser.get('/')).text)).not.toContain('You are signed out');
     const after = await browser.get('/account');
     expect(after.status).toBe(302);
     expect((await browser.get('/payments')).status).toBe(302);
   });
+
+  it('sends a visitor to sign in, says "Sign in to continue", and returns to the page wanted', async () => {
+    const { app, browser } = await start();
+    const wanted = await browser.get('/payments?month=11');
+    expect(wanted.status).toBe(302);
+    expect(wanted.location).toBe(`${app.url}/`);
+    expect(sessionOf(browser).returnTo).toBe('/payments?month=11');
+    const form = await browser.get('/');
+    expect(form.text).toContain('<div class="alert info" role="status">Sign in to continue.</div>');
+
+    const callback = await logIn(browser, 'returning@example.com');
+    expect(callback.status).toBe(303);
+    expect(callback.location).toBe(`${app.url}/payments?month=11`);
+    expect(sessionOf(browser).returnTo).toBeUndefined();
+    expect((await browser.get(callback.location!)).status).toBe(200);
+    // Once used, it is gone: the next sign-in goes to the account.
+    await browser.postForm('/logout');
+    expect((await logIn(browser, 'returning@example.com')).location).toBe(`${app.url}/account`);
+  });
+
+  it('"Sign in again" signs out and returns to payments after the new sign-in', async () => {
+    const { app, browser } = await start();
+    await logIn(browser, 'again@example.com', 'vpn');
+    const out = await browser.postForm('/logout', { returnTo: '/payments' });
+    expect(out.status).toBe(303);
+    expect(sessionOf(browser)).toEqual({ returnTo: '/payments' });
+    expect(visibleText((await browser.get(out.location!)).text)).toContain(
+      'You are signed out. Sign in again to continue.',
+    );
+    const callback = await logIn(browser, 'again@example.com');
+    expect(callback.location).toBe(`${app.url}/payments`);
+    expect((await browser.get('/payments')).status).toBe(200);
+  });
+
+  it.each(['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/.//evil.example', 'payments'])(
+    'never remembers %j as the page to return to',
+    async (returnTo) => {
+      const { app, browser } = await start();
+      await logIn(browser, 'careful@example.com');
+      await browser.postForm('/logout', { returnTo });
+      expect(browser.cookies()['acme.session']).toBeUndefined();
+      expect((await logIn(browser, 'careful@example.com')).location).toBe(`${app.url}/account`);
+    },
+  );
 
   it('answers a service failure with a friendly message and no stack trace', async () => {
     const { browser } = await start();
