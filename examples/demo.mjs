@@ -36,7 +36,7 @@ async function main() {
       started = await startApp({
         port,
         host: env.HOST ?? '127.0.0.1',
-        callbackURL: env.CALLBACK_URL,
+        callbackUrl: env.CALLBACK_URL,
         otpless: { clientId: env.OTPLESS_CLIENT_ID, clientSecret: env.OTPLESS_CLIENT_SECRET },
         sessionKeys,
         trustProxy: parseTrustProxy(env.TRUST_PROXY),

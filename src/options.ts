@@ -13,10 +13,29 @@ export function unknownOptionError(owner: string, name: string, known: readonly 
   return new TypeError(`${owner}: options.${name.slice(0, 40)} is not an option; the options are ${known.join(', ')}`);
 }
 
+/**
+ * The package writes acronyms in option names as words (`callbackUrl`, `clientId`, `authUrl`),
+ * the way TypeScript style guides do; Passport strategies often write `callbackURL`, `clientID`.
+ * Those spellings get an error that names the right one, instead of "callbackUrl is missing".
+ */
+const ACRONYM_SPELLINGS: Readonly<Record<string, string>> = {
+  callbackURL: 'callbackUrl',
+  clientID: 'clientId',
+  authURL: 'authUrl',
+  userAuthURL: 'userAuthUrl',
+  loginURL: 'loginUrl',
+  redirectURI: 'redirectUri',
+};
+
 /** The options object itself, or a `TypeError` saying what to pass. */
 export function optionsObject<T extends object>(owner: string, options: unknown, expected: string): T {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${owner}: options must be ${expected}`);
+  }
+  for (const [spelt, name] of Object.entries(ACRONYM_SPELLINGS)) {
+    if (Object.hasOwn(options, spelt)) {
+      throw new TypeError(`${owner}: options.${spelt} is spelt ${name} here (acronyms are written as words)`);
+    }
   }
   return options as T;
 }

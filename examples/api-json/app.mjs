@@ -23,7 +23,7 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, l
   const strategy = new MagicLinkStrategy(
     {
       ...otpless,
-      callbackURL: frontendCallbackURL,
+      callbackUrl: frontendCallbackURL,
       enrich: ['validateToken'],
       // A refused send answers 429 { error: { code: 'RATE_LIMITED', message, retryAfterSeconds } } with Retry-After.
       ...(limits !== undefined ? { limits } : {}),

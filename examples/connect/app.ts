@@ -14,7 +14,7 @@ import type { MagicLinkStrategyOptions } from 'passport-otpless';
 
 export interface ConnectAppOptions {
   otpless: Pick<MagicLinkStrategyOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
-  callbackURL: string;
+  callbackUrl: string;
   sessionKeys: string[];
 }
 
@@ -56,7 +56,7 @@ function on(method: string, ...handlers: NextHandleFunction[]): NextHandleFuncti
 
 export function createApp(options: ConnectAppOptions): { app: Server; close(): Promise<void> } {
   const strategy = new MagicLinkStrategy(
-    { ...options.otpless, callbackURL: options.callbackURL, enrich: ['secureInfo'] },
+    { ...options.otpless, callbackUrl: options.callbackUrl, enrich: ['secureInfo'] },
     async (profile) => ({ id: profile.id }),
   );
   const passport = new Passport();

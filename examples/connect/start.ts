@@ -8,7 +8,7 @@ const port = Number(process.env.PORT ?? 3000);
 const emulator = await startEmulator({ quiet: true });
 const { app, close } = createApp({
   otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-  callbackURL: `http://localhost:${port}/auth/callback`,
+  callbackUrl: `http://localhost:${port}/auth/callback`,
   sessionKeys: [randomBytes(32).toString('hex')],
 });
 const server = createServer(app).listen(port);

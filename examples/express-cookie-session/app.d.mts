@@ -6,7 +6,7 @@ import type { CountryCode, MagicLinkStrategy, SendLimitsOptions } from '../../sr
 
 export interface AppOptions {
   otpless: { clientId: string; clientSecret: string; authUrl?: string; userAuthUrl?: string };
-  callbackURL: string;
+  callbackUrl: string;
   sessionKeys: string[];
   devInboxUrl?: string;
   limits?: SendLimitsOptions | false;
@@ -27,11 +27,11 @@ export interface StartedApp extends CreatedApp {
   portWasBusy: boolean;
 }
 
-export interface StartOptions extends Omit<AppOptions, 'callbackURL'> {
+export interface StartOptions extends Omit<AppOptions, 'callbackUrl'> {
   port?: number;
   host?: string;
   fallbackToFreePort?: boolean;
-  callbackURL?: string;
+  callbackUrl?: string;
 }
 
 export declare const EMULATOR_LIMITS: Readonly<SendLimitsOptions>;

@@ -31,7 +31,7 @@ export const EMULATOR_LIMITS = Object.freeze({
  * @param {object} options
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
  *   Credentials, plus the emulator's URLs in demo mode (the real service's are the default).
- * @param {string} options.callbackURL Absolute URL of `/auth/callback` as the browser reaches it.
+ * @param {string} options.callbackUrl Absolute URL of `/auth/callback` as the browser reaches it.
  * @param {string[]} options.sessionKeys Secrets that sign the session cookie (newest first).
  * @param {string} [options.devInboxUrl] Demo mode: the emulator's dev inbox, linked from the pages.
  * @param {import('passport-otpless').SendLimitsOptions | false} [options.limits] The strategy's send limits
@@ -42,7 +42,7 @@ export const EMULATOR_LIMITS = Object.freeze({
  * @returns {{ app: import('express').Express, strategy: MagicLinkStrategy, close(): Promise<void> }}
  */
 export function createApp(options) {
-  const { otpless, callbackURL, sessionKeys, devInboxUrl, limits, defaultCountry, trustProxy = false } = options;
+  const { otpless, callbackUrl, sessionKeys, devInboxUrl, limits, defaultCountry, trustProxy = false } = options;
   const log = options.log ?? ((line) => console.error(line));
   if (
     !Array.isArray(sessionKeys) ||
@@ -59,7 +59,7 @@ export function createApp(options) {
   const strategy = new MagicLinkStrategy(
     {
       ...otpless,
-      callbackURL,
+      callbackUrl,
       enrich: ['validateToken', 'secureInfo', 'userInfo'],
       // Sends are limited per IP and per destination by the strategy itself (429 with Retry-After).
       ...(limits !== undefined ? { limits } : {}),
@@ -86,7 +86,7 @@ export function createApp(options) {
       // Lax: sent when the magic link brings the browser back (a top-level GET), never on a
       // cross-site POST, which keeps the forms below safe from cross-site requests.
       sameSite: 'lax',
-      secure: new URL(callbackURL).protocol === 'https:',
+      secure: new URL(callbackUrl).protocol === 'https:',
       maxAge: 8 * 60 * 60 * 1000,
     }),
   );
@@ -231,7 +231,7 @@ export async function startApp({
   port = 0,
   host = '127.0.0.1',
   fallbackToFreePort = false,
-  callbackURL,
+  callbackUrl,
   ...appOptions
 }) {
   const server = createServer();
@@ -244,12 +244,12 @@ export async function startApp({
     await listen(server, 0, host);
   }
   const address = `http://${host}:${server.address().port}`;
-  const created = createApp({ ...appOptions, callbackURL: callbackURL ?? `${address}/auth/callback` });
+  const created = createApp({ ...appOptions, callbackUrl: callbackUrl ?? `${address}/auth/callback` });
   server.on('request', created.app);
   return {
     ...created,
     // The origin people open must be the callback's: the session cookie is bound to its host.
-    url: callbackURL ? new URL(callbackURL).origin : address,
+    url: callbackUrl ? new URL(callbackUrl).origin : address,
     server,
     portWasBusy,
     async close() {

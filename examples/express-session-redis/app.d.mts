@@ -6,7 +6,7 @@ import type { MagicLinkStrategy } from '../../src/index.js';
 
 export interface AppOptions {
   otpless: { clientId: string; clientSecret: string; authUrl?: string; userAuthUrl?: string };
-  callbackURL: string;
+  callbackUrl: string;
   redisUrl: string;
   sessionSecret: string;
   instance?: string;

@@ -13,7 +13,7 @@ import { MagicLinkStrategy, readLoginRecord, requireLowRisk } from 'passport-otp
  *
  * @param {object} options
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
- * @param {string} options.callbackURL The public callback URL, the same for every instance.
+ * @param {string} options.callbackUrl The public callback URL, the same for every instance.
  * @param {string} options.redisUrl Such as `redis://127.0.0.1:6379`.
  * @param {string} options.sessionSecret Signs the session id cookie; the same for every instance.
  * @param {string} [options.instance] A name shown in the `X-Instance` header and on /me.
@@ -22,7 +22,7 @@ import { MagicLinkStrategy, readLoginRecord, requireLowRisk } from 'passport-otp
  */
 export async function createApp({
   otpless,
-  callbackURL,
+  callbackUrl,
   redisUrl,
   sessionSecret,
   instance = 'app',
@@ -34,7 +34,7 @@ export async function createApp({
   await redis.connect();
 
   const strategy = new MagicLinkStrategy(
-    { ...otpless, callbackURL, enrich: ['validateToken', 'secureInfo'] },
+    { ...otpless, callbackUrl, enrich: ['validateToken', 'secureInfo'] },
     async (profile) => ({
       id: profile.id,
       email: profile.emails.find((e) => e.verified)?.value,
@@ -63,7 +63,7 @@ export async function createApp({
       cookie: {
         httpOnly: true,
         sameSite: 'lax',
-        secure: new URL(callbackURL).protocol === 'https:',
+        secure: new URL(callbackUrl).protocol === 'https:',
         maxAge: 8 * 60 * 60 * 1000,
       },
     }),

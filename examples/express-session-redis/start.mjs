@@ -19,7 +19,7 @@ const b = await listen(a.server.address().port + 1);
 // Behind a load balancer both would share one public URL; here the callback goes to B.
 const shared = {
   otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-  callbackURL: `${b.url}/auth/callback`,
+  callbackUrl: `${b.url}/auth/callback`,
   redisUrl,
   sessionSecret,
 };

@@ -5,7 +5,7 @@ import type { UserDirectory } from './users.js';
 export interface NestExampleConfig {
   otpless: Pick<MagicLinkStrategyOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
   /** The absolute URL of `GET /auth/callback`, as the service redirects to it. */
-  callbackURL: string;
+  callbackUrl: string;
   /** cookie-session's signing keys (newest first). */
   sessionKeys: string[];
   /** Who may sign in; a `MemoryUserDirectory` unless given. */

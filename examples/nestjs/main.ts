@@ -10,7 +10,7 @@ const app = await createApp({
   otpless: emulator
     ? { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }
     : { clientId: process.env.OTPLESS_CLIENT_ID, clientSecret: requiredEnv('OTPLESS_CLIENT_SECRET') },
-  callbackURL: process.env.CALLBACK_URL ?? `http://localhost:${port}/auth/callback`,
+  callbackUrl: process.env.CALLBACK_URL ?? `http://localhost:${port}/auth/callback`,
   sessionKeys: [process.env.SESSION_KEY ?? randomBytes(32).toString('hex')],
 });
 await app.listen(port);

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 
 export function createApp(options: {
   otpless: object;
-  callbackURL: string;
+  callbackUrl: string;
   sessionSecret: string;
   tracer: Tracer;
   meter: Meter;

@@ -7,13 +7,13 @@ import { MagicLinkStrategy, requireLowRisk } from 'passport-otpless';
 import { instrumentPassportOtpless } from './instrument.mjs';
 
 /**
- * @param {{ otpless: object, callbackURL: string, sessionSecret: string,
+ * @param {{ otpless: object, callbackUrl: string, sessionSecret: string,
  *   tracer: import('@opentelemetry/api').Tracer, meter: import('@opentelemetry/api').Meter }} options
  */
-export function createApp({ otpless, callbackURL, sessionSecret, tracer, meter }) {
+export function createApp({ otpless, callbackUrl, sessionSecret, tracer, meter }) {
   const stopTelemetry = instrumentPassportOtpless({ tracer, meter });
   const passport = new Passport();
-  const strategy = new MagicLinkStrategy({ ...otpless, callbackURL, enrich: ['secureInfo'] }, async (profile) => ({
+  const strategy = new MagicLinkStrategy({ ...otpless, callbackUrl, enrich: ['secureInfo'] }, async (profile) => ({
     id: profile.id,
   }));
   passport.use(strategy);

@@ -45,7 +45,7 @@ export async function toAppUser(profile: MagicLinkProfile): Promise<AppUser> {
 
 export interface AppOptions {
   otpless: Pick<OtplessClientOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
-  callbackURL: string;
+  callbackUrl: string;
   sessionKeys: string[];
 }
 
@@ -56,8 +56,8 @@ export interface CreatedApp {
 }
 
 /** A small JSON app: send, callback, `/me` (typed `req.user`) and a guarded `/payments`. */
-export function createApp({ otpless, callbackURL, sessionKeys }: AppOptions): CreatedApp {
-  const strategy = new MagicLinkStrategy({ ...otpless, callbackURL, enrich: ['validateToken', 'userInfo'] }, toAppUser);
+export function createApp({ otpless, callbackUrl, sessionKeys }: AppOptions): CreatedApp {
+  const strategy = new MagicLinkStrategy({ ...otpless, callbackUrl, enrich: ['validateToken', 'userInfo'] }, toAppUser);
   const passport = new Passport();
   passport.use(strategy);
   passport.serializeUser<AppUser>((user, done) => done(null, user));

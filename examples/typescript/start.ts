@@ -11,7 +11,7 @@ await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 30
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const { app, close } = createApp({
   otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-  callbackURL: `${url}/auth/callback`,
+  callbackUrl: `${url}/auth/callback`,
   // A random key per run (never a fixed one): this starter talks to the emulator only.
   sessionKeys: [randomBytes(32).toString('hex')],
 });

@@ -56,7 +56,7 @@ function callback({ callbackParam: p, codeAccepted: v }: Findings): Recommendati
       topic: 'callback',
       text:
         'callback: the service refused the redirect URI (7108) → allow it in your OTPless app (http://127.0.0.1 ' +
-        'with a fixed --port), or give --landing a page it allows; your callbackURL must be allowed too.',
+        'with a fixed --port), or give --landing a page it allows; your callbackUrl must be allowed too.',
     });
   }
   if (p.outcome === 'unexpected' && p.name !== undefined) {

@@ -7,8 +7,8 @@ import { flowKey, seal, unseal } from './seal.js';
 export const FLOW_PARAM = 'flow';
 
 /** The callback URL with the flow id added (a query it already has is kept). */
-export function withFlowParam(callbackURL: string, flowId: string): string {
-  const url = new URL(callbackURL);
+export function withFlowParam(callbackUrl: string, flowId: string): string {
+  const url = new URL(callbackUrl);
   url.searchParams.set(FLOW_PARAM, flowId);
   return url.href;
 }

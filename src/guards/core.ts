@@ -11,7 +11,7 @@ import { optionError, optionsObject } from '../options.js';
 /** Options every guard takes. */
 export interface GuardOptions {
   /** Where a browser asking for HTML goes when not logged in (a path on this site). JSON clients get 401. */
-  loginURL?: string;
+  loginUrl?: string;
 }
 
 /** Express/Connect middleware, as every guard factory returns it. */
@@ -33,9 +33,9 @@ interface PassportRequest {
 /** Checks the options all guards share; throws a TypeError naming the bad one. */
 export function checkGuardOptions(guard: string, options: unknown): GuardOptions {
   if (options === undefined) return {};
-  const { loginURL } = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
-  if (loginURL !== undefined && !isSafeLocalPath(loginURL)) {
-    throw optionError(`${guard}()`, 'loginURL', "a path on this site, such as '/login'");
+  const { loginUrl } = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
+  if (loginUrl !== undefined && !isSafeLocalPath(loginUrl)) {
+    throw optionError(`${guard}()`, 'loginUrl', "a path on this site, such as '/login'");
   }
   return options as GuardOptions;
 }
@@ -50,7 +50,7 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
     const passportReq = req as unknown as PassportRequest;
     const loggedIn =
       typeof passportReq.isAuthenticated === 'function' ? passportReq.isAuthenticated() : Boolean(passportReq.user);
-    if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginURL);
+    if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     if (!sessionOf(req)) return next(OtplessSetupError.missingSession());
     const record = readLoginRecord(req);
     if (!record) {

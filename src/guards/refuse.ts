@@ -30,10 +30,10 @@ const PAGES: Record<GuardRefusalCode, { status: number; title: string; text: str
  * page. Neither ever shows the reasons behind a risk verdict: those go to `req.risk` and the
  * audit hook, so an attacker cannot learn which signal to hide.
  */
-export function refuse(req: HttpRequest, res: ServerResponse, code: GuardRefusalCode, loginURL?: string): void {
+export function refuse(req: HttpRequest, res: ServerResponse, code: GuardRefusalCode, loginUrl?: string): void {
   const page = PAGES[code];
   if (wantsJson(req)) return sendJson(res, page.status, { error: { code } });
-  if (code === 'UNAUTHENTICATED' && loginURL) return redirectSeeOther(res, loginURL);
-  const action = loginURL ? `<p><a href="${escapeHtml(loginURL)}">Sign in</a></p>` : '';
+  if (code === 'UNAUTHENTICATED' && loginUrl) return redirectSeeOther(res, loginUrl);
+  const action = loginUrl ? `<p><a href="${escapeHtml(loginUrl)}">Sign in</a></p>` : '';
   sendPage(res, { status: page.status, title: page.title, bodyHtml: `<p>${escapeHtml(page.text)}</p>${action}` });
 }

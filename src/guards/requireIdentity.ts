@@ -18,6 +18,6 @@ export function requireIdentity(type: IdentityType, options?: GuardOptions): Gua
   const opts = checkGuardOptions(GUARD, options);
   return createGuard(GUARD, opts, (req, res, next, record) => {
     if (record.verified.includes(type)) return next();
-    refuse(req, res, 'IDENTITY_REQUIRED', opts.loginURL);
+    refuse(req, res, 'IDENTITY_REQUIRED', opts.loginUrl);
   });
 }

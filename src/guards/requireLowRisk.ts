@@ -173,9 +173,9 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     if (verdict.action === 'challenge') {
       return opts.onChallenge
         ? opts.onChallenge(req, res, next, verdict)
-        : refuse(req, res, 'RISK_CHALLENGE', opts.loginURL);
+        : refuse(req, res, 'RISK_CHALLENGE', opts.loginUrl);
     }
-    return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginURL);
+    return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginUrl);
   };
 
   // Synchronous unless a refetch is due: a guard runs on every request of the route.

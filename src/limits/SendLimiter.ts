@@ -34,7 +34,7 @@ const STORE_DEADLINE_MS = 2_000;
  *
  * @example
  * const limiter = new SendLimiter({ perDestination: { limit: 5, windowSeconds: 900 }, redis: redisClient });
- * const strategy = new MagicLinkStrategy({ ...credentials, callbackURL, limits: limiter }, verify);
+ * const strategy = new MagicLinkStrategy({ ...credentials, callbackUrl, limits: limiter }, verify);
  * await limiter.resetDestination('+14155550123'); // support reset a locked-out number
  */
 export class SendLimiter {

@@ -36,7 +36,7 @@ export interface SendLimitsRedisClient {
  * Options of `SendLimiter` (and of the strategy's `limits`). Every field is optional.
  *
  * @example
- * new MagicLinkStrategy({ ...credentials, callbackURL, limits: { perIp: { limit: 50, windowSeconds: 900 }, redis } }, verify);
+ * new MagicLinkStrategy({ ...credentials, callbackUrl, limits: { perIp: { limit: 50, windowSeconds: 900 }, redis } }, verify);
  */
 export interface SendLimitsOptions {
   /** Sends per destination (an E.164 number, or an e-mail address folded), or `false`. Default 5 per 15 minutes. */

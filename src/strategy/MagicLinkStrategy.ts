@@ -74,7 +74,7 @@ export interface FlowStatusBody {
  *
  * @example
  * const strategy = new MagicLinkStrategy(
- *   { clientId, clientSecret, callbackURL: 'https://app.example.com/auth/callback' },
+ *   { clientId, clientSecret, callbackUrl: 'https://app.example.com/auth/callback' },
  *   async (profile) => users.findOrCreate(profile.id),
  * );
  * passport.use(strategy);
@@ -180,7 +180,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** A frontend-SDK token: validate-token verifies it, then it is enriched as asked. */
   private async byToken(req: HttpRequest, inputToken: string): Promise<VerifiedLogin | undefined> {
-    if (!isSameOriginPost(req, this.settings.callbackURL)) return this.refuse('CROSS_SITE');
+    if (!isSameOriginPost(req, this.settings.callbackUrl)) return this.refuse('CROSS_SITE');
     let validated;
     try {
       validated = await this.client.validateToken(inputToken);
@@ -291,7 +291,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       if (!flow || flow.record.s !== 'pending') return void this.refuse('FLOW_EXPIRED');
       return sendApprovalPage(res, flow.record.a, now);
     }
-    if (!isSameOriginPost(req, this.settings.callbackURL)) return void this.refuse('CROSS_SITE');
+    if (!isSameOriginPost(req, this.settings.callbackUrl)) return void this.refuse('CROSS_SITE');
     const form = await readSmallForm(req);
     if (!flow || flow.record.s !== 'pending') return sendApprovalOutcome(res, 'gone');
     const decided = (approved: boolean, reason?: string) => {
@@ -367,7 +367,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** A code POSTed (confirm mode) must come from a page of this site: login CSRF otherwise. */
   private isSameOriginIfPosted(req: HttpRequest): boolean {
-    return req.method !== 'POST' || isSameOriginPost(req, this.settings.callbackURL);
+    return req.method !== 'POST' || isSameOriginPost(req, this.settings.callbackUrl);
   }
 
   /** The verification, or `undefined` when the service refused the code (invalid, expired, used). */

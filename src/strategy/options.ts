@@ -27,7 +27,7 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
   client?: OtplessClient;
   /** Absolute URL of the callback route, sent to the service as `redirect_uri`. */
-  callbackURL: string;
+  callbackUrl: string;
   /** Link lifetime in seconds (30..2592000), passed to the service. Default: the service's 300. */
   expiry?: number;
   /** Calls made after verification, in parallel. Default: none. */
@@ -82,7 +82,7 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
 /** Options after checking, with defaults applied. */
 export interface ResolvedStrategyOptions {
   client: OtplessClient;
-  callbackURL: string;
+  callbackUrl: string;
   expiry: number | undefined;
   enrich: ReadonlySet<Enrichment>;
   crossDevice: CrossDeviceMode;
@@ -108,12 +108,12 @@ const PREFIX = 'MagicLinkStrategy';
 
 /** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
 export function resolveStrategyOptions(options: MagicLinkStrategyOptions): ResolvedStrategyOptions {
-  optionsObject(PREFIX, options, 'an object with callbackURL and clientId/clientSecret (or client)');
+  optionsObject(PREFIX, options, 'an object with callbackUrl and clientId/clientSecret (or client)');
 
-  if (typeof options.callbackURL !== 'string' || !isHttpUrl(options.callbackURL)) {
+  if (typeof options.callbackUrl !== 'string' || !isHttpUrl(options.callbackUrl)) {
     throw optionError(
       PREFIX,
-      'callbackURL',
+      'callbackUrl',
       "an absolute http(s) URL, such as 'https://app.example.com/auth/callback'",
     );
   }
@@ -162,7 +162,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
 
   return {
     client,
-    callbackURL: options.callbackURL,
+    callbackUrl: options.callbackUrl,
     expiry,
     enrich: new Set(enrich),
     crossDevice,

@@ -133,7 +133,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
 
   async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
     // Login CSRF: a page elsewhere must not plant its own pending request in this session.
-    if (mayBeCrossSite(req, settings.callbackURL)) {
+    if (mayBeCrossSite(req, settings.callbackUrl)) {
       throw new OtplessRequestError(403, 'CROSS_SITE', MESSAGES.crossSite);
     }
     const body = readBody(req);
@@ -186,7 +186,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
         ...(e164 !== undefined ? { mobileNumber: e164 } : {}),
         // The service's default is WhatsApp; sent only when chosen, and only with a number.
         ...(e164 !== undefined && channel !== undefined ? { channel } : {}),
-        redirectUri: withFlowParam(settings.callbackURL, flowId),
+        redirectUri: withFlowParam(settings.callbackUrl, flowId),
         ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
       });
     } catch (err) {

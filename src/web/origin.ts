@@ -9,7 +9,7 @@ import type { HttpRequest } from './request.js';
  * never the host alone, since a page on `http://host` is another origin than `https://host`
  * (anyone on the network can serve the former).
  */
-export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean {
+export function isSameOriginPost(req: HttpRequest, callbackUrl: string): boolean {
   const fetchSite = header(req, 'sec-fetch-site');
   if (fetchSite !== undefined && fetchSite !== 'same-origin') return false;
 
@@ -20,7 +20,7 @@ export function isSameOriginPost(req: HttpRequest, callbackURL: string): boolean
   if (origin === 'null') return fetchSite === 'same-origin';
   try {
     const from = new URL(origin).origin;
-    return from === new URL(callbackURL).origin || from === ownOrigin(req);
+    return from === new URL(callbackUrl).origin || from === ownOrigin(req);
   } catch {
     return false;
   }
@@ -54,8 +54,8 @@ function ownOrigin(req: HttpRequest): string | undefined {
  * with neither is not a browser form: it is let through only with a JSON body, which a page on
  * another site cannot send without a CORS preflight.
  */
-export function mayBeCrossSite(req: HttpRequest, callbackURL: string): boolean {
-  if (isSameOriginPost(req, callbackURL)) return false;
+export function mayBeCrossSite(req: HttpRequest, callbackUrl: string): boolean {
+  if (isSameOriginPost(req, callbackUrl)) return false;
   if (header(req, 'origin') !== undefined || header(req, 'sec-fetch-site') !== undefined) return true;
   return !/^application\/json\b/i.test(header(req, 'content-type') ?? '');
 }

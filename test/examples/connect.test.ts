@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 async function serve(
-  build: (callbackURL: string) => { app: (req: IncomingMessage, res: ServerResponse) => void; close(): Promise<void> },
+  build: (callbackUrl: string) => { app: (req: IncomingMessage, res: ServerResponse) => void; close(): Promise<void> },
 ): Promise<Browser> {
   const server: Server = createServer();
   server.listen(0, '127.0.0.1');
@@ -55,10 +55,10 @@ async function serve(
 }
 
 const startExample = (): Promise<Browser> =>
-  serve((callbackURL) =>
+  serve((callbackUrl) =>
     createApp({
       otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-      callbackURL,
+      callbackUrl,
       sessionKeys: ['connect-example-session-key-0123456789'],
     }),
   );
@@ -132,9 +132,9 @@ describe('Connect example (examples/connect)', () => {
 
 describe("Passport and the strategy on a bare Connect server, without the example's two adjustments", () => {
   /** The Express way, on Connect: passport.authenticate with successRedirect and failureRedirect. */
-  const withRedirectOptions = (callbackURL: string) => {
+  const withRedirectOptions = (callbackUrl: string) => {
     const strategy = new MagicLinkStrategy(
-      { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, callbackURL },
+      { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl, callbackUrl },
       async (profile) => ({ id: profile.id }),
     );
     const passport = new Passport();

@@ -40,11 +40,11 @@ if (!hasRedisServer()) {
   });
 
   /** Starts instance `name`; every instance shares Redis, the secret and the public callback URL. */
-  async function instance(name: string, callbackURL?: string): Promise<Instance & { callbackURL: string }> {
+  async function instance(name: string, callbackUrl?: string): Promise<Instance & { callbackUrl: string }> {
     const { server, url } = await listen(0);
     const created = await createApp({
       otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-      callbackURL: callbackURL ?? `${url}/auth/callback`,
+      callbackUrl: callbackUrl ?? `${url}/auth/callback`,
       redisUrl: redis.url,
       sessionSecret: 'redis-example-session-secret',
       instance: name,
@@ -53,7 +53,7 @@ if (!hasRedisServer()) {
     const started = {
       url,
       server,
-      callbackURL: callbackURL ?? `${url}/auth/callback`,
+      callbackUrl: callbackUrl ?? `${url}/auth/callback`,
       async close() {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -80,7 +80,7 @@ if (!hasRedisServer()) {
   describe('express-session-redis example', () => {
     it('asks for the link on instance A, completes it on B, and is logged in on both', async () => {
       const b = await instance('B');
-      const a = await instance('A', b.callbackURL);
+      const a = await instance('A', b.callbackUrl);
       const browser = new Browser(a.url);
 
       const sent = await browser.postJson(`${a.url}/auth/magic-link`, { email: 'shared@example.com' });
@@ -141,7 +141,7 @@ if (!hasRedisServer()) {
 
     it('guards payments by the risk of the login, on every instance', async () => {
       const b = await instance('B');
-      const a = await instance('A', b.callbackURL);
+      const a = await instance('A', b.callbackUrl);
       const browser = new Browser(a.url);
       await browser.postJson(`${a.url}/auth/magic-link`, { email: 'vpn@example.com' });
       expect((await openLink(browser, linkTo(emulator, 'vpn@example.com'), 'vpn')).status).toBe(303);

@@ -53,7 +53,7 @@ async function startFastify(
       ...CLIENT,
       authUrl: emulator.authUrl,
       userAuthUrl: emulator.userAuthUrl,
-      callbackURL: `${url}/auth/callback`,
+      callbackUrl: `${url}/auth/callback`,
       enrich: ['secureInfo'],
       ...(crossDevice ? { crossDevice } : {}),
     },

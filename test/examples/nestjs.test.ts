@@ -63,7 +63,7 @@ async function serve(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: NestExampleConfig = {
     otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-    callbackURL: `${url}/auth/callback`,
+    callbackUrl: `${url}/auth/callback`,
     sessionKeys: ['nest-example-session-key-0123456789'],
     ...(users ? { users } : {}),
   };
@@ -237,7 +237,7 @@ class WithRequestStrategy extends PassportStrategy(MagicLinkStrategy, 'magic-lin
   readonly calls: Array<{ userAgent: string | undefined; id: string }> = [];
 
   constructor(config: NestExampleConfig) {
-    super({ ...config.otpless, callbackURL: config.callbackURL, passReqToCallback: true });
+    super({ ...config.otpless, callbackUrl: config.callbackUrl, passReqToCallback: true });
   }
 
   validate(req: Request, profile: MagicLinkProfile): AppUser {

@@ -41,7 +41,7 @@ describe('opentelemetry example', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { app, close } = createApp({
       otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-      callbackURL: `${base}/auth/callback`,
+      callbackUrl: `${base}/auth/callback`,
       sessionSecret: 'otel-test-session-secret',
       tracer: tracerProvider.getTracer('test'),
       meter: meterProvider.getMeter('test'),

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const created = createApp({
     otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-    callbackURL: `${url}/auth/callback`,
+    callbackUrl: `${url}/auth/callback`,
     sessionKeys: ['ts-example-session-key-0123456789'],
   });
   server.on('request', created.app);

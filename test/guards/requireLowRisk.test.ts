@@ -29,7 +29,7 @@ async function guardedApp(
     routes: (app) => {
       const audit = (e: RiskAuditEvent) => events.push(e);
       const ok = (req: express.Request, res: express.Response) => res.json({ ok: true, risk: req.risk?.action });
-      app.get('/guarded', requireLowRisk({ audit, loginURL: '/login', ...guard }), ok);
+      app.get('/guarded', requireLowRisk({ audit, loginUrl: '/login', ...guard }), ok);
       app.get('/strict', requireLowRisk({ audit, policy: { vpn: 'block', incognito: 'challenge' } }), ok);
       app.get('/lenient', requireLowRisk({ audit, policy: { vpn: 'allow' } }), ok);
       app.get('/observed', requireLowRisk({ audit, observeOnly: true }), ok);
@@ -238,7 +238,7 @@ describe('judging stored signals as of when they were read', () => {
 });
 
 describe('not logged in, misuse and options', () => {
-  it('answers 401 to a JSON client and redirects a browser to loginURL', async () => {
+  it('answers 401 to a JSON client and redirects a browser to loginUrl', async () => {
     const h = await guardedApp();
     const json = await h.browser().get('/guarded').set('accept', 'application/json');
     expect(json.status).toBe(401);
@@ -332,7 +332,7 @@ describe('not logged in, misuse and options', () => {
     [{ client: {} }, 'client'],
     [{ policy: { vpn: 'deny' } }, 'policy'],
     [{ policy: { nope: 'block' } }, 'policy'],
-    [{ loginURL: 'https://evil.com' }, 'loginURL'],
+    [{ loginUrl: 'https://evil.com' }, 'loginUrl'],
   ])('requireLowRisk(%j) throws a TypeError naming %s when the route is set up', (options, name) => {
     expect(() => requireLowRisk(options as never)).toThrow(TypeError);
     expect(() => requireLowRisk(options as never)).toThrow(new RegExp(`options\\.${name}`));
@@ -356,6 +356,6 @@ describe('requireIdentity()', () => {
 
   it('checks its arguments when the route is set up', () => {
     expect(() => requireIdentity('PHONE' as never)).toThrow(/'MOBILE' or 'EMAIL'/);
-    expect(() => requireIdentity('EMAIL', { loginURL: '//evil' })).toThrow(/options\.loginURL/);
+    expect(() => requireIdentity('EMAIL', { loginUrl: '//evil' })).toThrow(/options\.loginUrl/);
   });
 });

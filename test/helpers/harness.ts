@@ -72,7 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       clientSecret: CLIENT.clientSecret,
       authUrl: emulator.authUrl,
       userAuthUrl: emulator.userAuthUrl,
-      callbackURL: `${baseUrl}/auth/callback`,
+      callbackUrl: `${baseUrl}/auth/callback`,
       ...options.strategy,
     } as MagicLinkStrategyOptions & { passReqToCallback?: false },
     verify as VerifyFunction,

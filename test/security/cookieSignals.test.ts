@@ -47,7 +47,7 @@ async function cookieApp(
       ...CLIENT,
       authUrl: emulator().authUrl,
       userAuthUrl: emulator().userAuthUrl,
-      callbackURL: `${url}/auth/callback`,
+      callbackUrl: `${url}/auth/callback`,
       enrich: ['secureInfo'],
     },
     async (profile) => ({ id: profile.id }),

@@ -46,9 +46,9 @@ describe('isSafeLocalPath() and dot segments', () => {
     expect(isSafeLocalPath(path)).toBe(true);
   });
 
-  it('refuses them as a guard loginURL when the route is set up', () => {
+  it('refuses them as a guard loginUrl when the route is set up', () => {
     for (const payload of DOT_PAYLOADS)
-      expect(() => requireLowRisk({ loginURL: payload })).toThrow(/options\.loginURL/);
+      expect(() => requireLowRisk({ loginUrl: payload })).toThrow(/options\.loginUrl/);
   });
 
   it.each(DOT_PAYLOADS)('drops the returnTo %j after a real login (goes to the default instead)', async (payload) => {

@@ -28,14 +28,14 @@ async function sendWithOrigin(
 
 describe('send() compares the full origin: scheme, host and port', () => {
   it('accepts the callback URL’s origin and refuses the same host over the other scheme', async () => {
-    const h = await harness({ strategy: { callbackURL: CALLBACK } });
+    const h = await harness({ strategy: { callbackUrl: CALLBACK } });
     expect(await sendWithOrigin(h, 'https://app.example')).toBe(200);
     expect(await sendWithOrigin(h, 'http://app.example')).toBe(403);
     expect(await sendWithOrigin(h, 'https://app.example:8443')).toBe(403);
   });
 
   it('accepts the request’s own origin over plain HTTP, and refuses its host under https', async () => {
-    const h = await harness({ strategy: { callbackURL: CALLBACK } });
+    const h = await harness({ strategy: { callbackUrl: CALLBACK } });
     const host = new URL(h.baseUrl).host;
     expect(await sendWithOrigin(h, `http://${host}`)).toBe(200);
     expect(await sendWithOrigin(h, `https://${host}`)).toBe(403);
@@ -44,7 +44,7 @@ describe('send() compares the full origin: scheme, host and port', () => {
   });
 
   it('behind a TLS proxy (trust proxy) takes the scheme from X-Forwarded-Proto', async () => {
-    const h = await harness({ strategy: { callbackURL: CALLBACK }, routes: (app) => app.set('trust proxy', true) });
+    const h = await harness({ strategy: { callbackUrl: CALLBACK }, routes: (app) => app.set('trust proxy', true) });
     const host = new URL(h.baseUrl).host;
     const https = { 'x-forwarded-proto': 'https' };
     expect(await sendWithOrigin(h, `https://${host}`, https)).toBe(200);

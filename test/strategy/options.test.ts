@@ -5,7 +5,7 @@ import type { MagicLinkStrategyOptions } from '../../src/index.js';
 const base = {
   clientId: 'id',
   clientSecret: 'very-secret-value',
-  callbackURL: 'https://app.example.com/auth/callback',
+  callbackUrl: 'https://app.example.com/auth/callback',
 };
 const verify = async () => ({ id: 'x' });
 
@@ -27,14 +27,14 @@ describe('MagicLinkStrategy options', () => {
 
   it('uses a given client', async () => {
     const client = new OtplessClient({ clientId: 'id', clientSecret: 'very-secret-value' });
-    const s = new MagicLinkStrategy({ client, callbackURL: base.callbackURL }, verify);
+    const s = new MagicLinkStrategy({ client, callbackUrl: base.callbackUrl }, verify);
     expect(s.client).toBe(client);
     await client.close();
   });
 
   it.each([
-    ['callbackURL', { callbackURL: '/relative' }],
-    ['callbackURL', { callbackURL: 'ftp://x.example' }],
+    ['callbackUrl', { callbackUrl: '/relative' }],
+    ['callbackUrl', { callbackUrl: 'ftp://x.example' }],
     ['expiry', { expiry: 29 }],
     ['expiry', { expiry: 2_592_001 }],
     ['expiry', { expiry: 60.5 }],
@@ -58,10 +58,31 @@ describe('MagicLinkStrategy options', () => {
 
   it('never echoes the secret in an option error', () => {
     try {
-      build({ callbackURL: 'nope' })();
+      build({ callbackUrl: 'nope' })();
       expect.unreachable();
     } catch (err) {
       expect(String((err as Error).message)).not.toContain(base.clientSecret);
     }
+  });
+});
+
+describe('one spelling of acronyms', () => {
+  it.each([
+    ['callbackURL', 'callbackUrl'],
+    ['clientID', 'clientId'],
+    ['authURL', 'authUrl'],
+  ])('%s is refused with the spelling to use', async (spelt, name) => {
+    const { MagicLinkStrategy } = await import('../../src/index.js');
+    const options = { clientId: 'id', clientSecret: 'secret', callbackUrl: 'https://app.example.com/cb', [spelt]: 'x' };
+    expect(() => new MagicLinkStrategy(options as never, async () => null)).toThrow(
+      `MagicLinkStrategy: options.${spelt} is spelt ${name} here (acronyms are written as words)`,
+    );
+  });
+
+  it('applies to the guards too', async () => {
+    const { requireLowRisk } = await import('../../src/index.js');
+    expect(() => requireLowRisk({ loginURL: '/login' } as never)).toThrow(
+      'requireLowRisk(): options.loginURL is spelt loginUrl here',
+    );
   });
 });

@@ -254,7 +254,7 @@ describe('send() misuse', () => {
         ...CLIENT,
         authUrl: sharedEmulator().authUrl,
         userAuthUrl: sharedEmulator().userAuthUrl,
-        callbackURL: 'http://127.0.0.1/cb',
+        callbackUrl: 'http://127.0.0.1/cb',
       },
       async (p) => ({ id: p.id }),
     );

@@ -273,7 +273,7 @@ describe('how a refusal is answered', () => {
 });
 
 describe('limits options', () => {
-  const base = { ...CLIENT, callbackURL: 'http://127.0.0.1/cb' };
+  const base = { ...CLIENT, callbackUrl: 'http://127.0.0.1/cb' };
   it.each([
     [
       { limits: 'yes' },

@@ -8,7 +8,7 @@ import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 const options = {
   clientId: 'base-client',
   clientSecret: 'base-secret',
-  callbackURL: 'https://app.example.com/auth/callback',
+  callbackUrl: 'https://app.example.com/auth/callback',
 };
 const verify = async () => ({ id: 'u1' });
 
