@@ -8,6 +8,7 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CLIENT_BENCH_DEFAULTS, runClientBench } from './client.js';
+import { EVENTS_BENCH_DEFAULTS, runEventsBench } from './events.js';
 import { GUARD_BENCH_DEFAULTS, runGuardBench } from './guard.js';
 import { HANDOFF_BENCH_DEFAULTS, runHandoffBench } from './handoff.js';
 import { LIMITS_BENCH_DEFAULTS, runLimitsBench } from './limits.js';
@@ -64,6 +65,9 @@ rows.push(
   )),
 );
 rows.push(
+  ...runEventsBench(quick ? { logins: 200_000, rounds: 3 } : EVENTS_BENCH_DEFAULTS, log, loginCallbackMicros(rows)),
+);
+rows.push(
   ...(await runHandoffBench(
     quick ? { flows: 24, concurrency: 12, throughputFlows: 60, waitingFlows: 10_000 } : HANDOFF_BENCH_DEFAULTS,
     log,
@@ -95,4 +99,11 @@ if (!quick) {
     `passport-otpless benchmarks, ${startedAt.toISOString().slice(0, 10)}, Node ${process.version}`,
   );
   log('wrote bench/results.json and bench/results.svg');
+}
+
+/** The app CPU of one login callback measured earlier in this run (µs), for the events row's baseline. */
+function loginCallbackMicros(measured: BenchRow[]): number {
+  const login = measured.find((r) => r.id === 'login.callback');
+  const cpu = (login?.details?.['ours'] as { appCpuMicrosPerCallback?: unknown } | undefined)?.appCpuMicrosPerCallback;
+  return typeof cpu === 'number' && cpu > 0 ? cpu : 450;
 }
