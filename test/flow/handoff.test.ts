@@ -1,6 +1,6 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CLIENT, clickLink, lastLinkTo, startHarness, type Harness, type HarnessOptions } from '../helpers/harness.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { clickLink, lastLinkTo, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import { harnessPool } from '../helpers/pool.js';
 
 // Two browsers per test, as a person has them: the laptop that asks, the phone that opens the link.
 const LAPTOP_UA =
@@ -8,22 +8,8 @@ const LAPTOP_UA =
 const PHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let emulator: Emulator;
-const harnesses: Harness[] = [];
-
-async function app(options: HarnessOptions = {}): Promise<Harness> {
-  emulator ??= await startEmulator({ clients: [CLIENT], quiet: true });
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
-}
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  await emulator?.close();
-});
+const pool = harnessPool();
+const app = (options: HarnessOptions = {}) => pool.app(options);
 
 /** The laptop asks for a link to `email`; returns the number it shows and the phone's callback path. */
 async function askOnLaptop(h: Harness, email: string) {

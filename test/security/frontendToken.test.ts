@@ -1,25 +1,17 @@
 // Finding 1: a frontend token logs in once, across instances, only while its authentication is
 // recent by the service's own time, and its signals carry that time, never a later one.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFlowStore, type MagicLinkProfile } from '../../src/index.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLIENT, loginVia, startHarness, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { loginVia, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import { harnessPool } from '../helpers/pool.js';
 
+const pool = harnessPool();
+const app = (options: HarnessOptions = {}) => pool.app(options);
 let emulator: Emulator;
-const harnesses: Harness[] = [];
 beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+  emulator = await pool.emulator();
 });
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(() => emulator.close());
-
-async function app(options: HarnessOptions = {}) {
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
-}
 const postToken = (h: Harness, token: string) =>
   h
     .browser()

@@ -1,22 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLIENT, startHarness, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/index.js';
+import type { Harness, HarnessOptions } from '../helpers/harness.js';
+import { harnessPool } from '../helpers/pool.js';
 
+const pool = harnessPool();
+const app = (options: HarnessOptions = {}) => pool.app(options);
 let emulator: Emulator;
-const harnesses: Harness[] = [];
 beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+  emulator = await pool.emulator();
 });
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(() => emulator.close());
-
-async function app(options: HarnessOptions = {}) {
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
-}
 const send = (h: Harness, body: Record<string, string>) =>
   h.browser().post('/auth/magic-link').set('accept', 'application/json').send(body);
 
