@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { channels } from '../diagnostics.js';
 import { OtplessSetupError } from '../errors.js';
 import { summarizeDevice } from '../flow/device.js';
+import { approveOnThisDevice } from '../flow/approve.js';
 import { FLOW_PARAM } from '../flow/handoff.js';
 import type { FlowStatus } from '../flow/handoff.js';
 import { assessRisk } from '../risk/index.js';
@@ -21,12 +21,11 @@ import {
 import type { PendingRequest } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
 import type { SessionLike } from '../session/session.js';
-import { readSmallForm } from '../web/form.js';
 import { isSameOriginPost } from '../web/origin.js';
-import { sendApprovalOutcome, sendApprovalPage, sendConfirmPage } from '../web/pages.js';
+import { sendConfirmPage } from '../web/pages.js';
 import { sendJson } from '../web/request.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import type { CodeVerificationResult, TokenValidationResult } from '../wire/types.js';
+import type { CodeVerificationResult } from '../wire/types.js';
 import { readCallbackInput } from './callbackInput.js';
 import { enrichLogin } from './enrich.js';
 import type { Enrichments } from './enrich.js';
@@ -39,6 +38,7 @@ import type { MagicLinkHandoff } from './profile.js';
 import { PassportStrategyBase } from './passportBase.js';
 import { createSendMiddleware } from './send.js';
 import type { SendMiddleware, SendOptions } from './send.js';
+import { authenticatedAt, useTokenOnce } from './tokens.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 import { warnOnce } from './warn.js';
@@ -270,53 +270,21 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     return this.enriched(verification, undefined, pending?.d);
   }
 
-  /**
-   * The phone's side of a handoff. GET shows the approval page and spends nothing; a same-origin
-   * POST with the number the asking browser shows verifies the code and approves the flow; a
-   * wrong number or "This wasn't me" denies it for good. Answers with a page, never a login here.
-   */
+  /** The phone's side of a handoff: the approval page and its answer (src/flow/approve.ts). */
   private async approveHere(req: HttpRequest, code: string, flowId: string): Promise<void> {
-    const res = req.res;
     const handoff = this.settings.handoff;
-    if (!res || !handoff) {
+    if (!req.res || !handoff) {
       throw new OtplessSetupError(
         'MISSING_RESPONSE',
-        'the approval page needs the response object on req.res (use Express or Connect)',
+        'the approval page needs the response object on req.res (Express sets it; on Connect, set req.res = res)',
       );
     }
-    const now = Date.now();
-    const flow = await handoff.read(flowId, now);
-    // A flow that is over (used, expired, decided) is a plain refusal: the app's failure handling shows it.
-    if (req.method !== 'POST') {
-      if (!flow || flow.record.s !== 'pending') return void this.refuse('FLOW_EXPIRED');
-      return sendApprovalPage(res, flow.record.a, now);
-    }
-    if (!isSameOriginPost(req, this.settings.callbackUrl)) return void this.refuse('CROSS_SITE');
-    const form = await readSmallForm(req);
-    if (!flow || flow.record.s !== 'pending') return sendApprovalOutcome(res, 'gone');
-    const decided = (approved: boolean, reason?: string) => {
-      const target = approved ? channels.handoffApproved : channels.handoffDenied;
-      if (target.hasSubscribers)
-        target.publish({ ageMs: Date.now() - flow.record.a.at, ...(reason ? { reason } : {}) });
-    };
-    if (form.decision === 'deny') {
-      const denied = await handoff.deny(flowId, flow, 'USER_DENIED');
-      if (denied) decided(false, 'USER_DENIED');
-      return sendApprovalOutcome(res, denied ? 'denied' : 'gone');
-    }
-    if (typeof form.match !== 'string' || form.match.trim() !== flow.record.m) {
-      if (await handoff.deny(flowId, flow, 'WRONG_NUMBER')) decided(false, 'WRONG_NUMBER');
-      return sendApprovalOutcome(res, 'wrongNumber');
-    }
-    const verification = await this.verifyCode(code);
-    if (!verification) {
-      if (await handoff.deny(flowId, flow, 'CODE_REJECTED')) decided(false, 'CODE_REJECTED');
-      return sendApprovalOutcome(res, 'rejected');
-    }
-    const approvedBy = summarizeDevice(req.headers['user-agent']);
-    const approved = await handoff.approve(flowId, flow, { verification, approvedAt: Date.now(), approvedBy });
-    if (approved) decided(true);
-    sendApprovalOutcome(res, approved ? 'approved' : 'gone');
+    await approveOnThisDevice(req, req.res, code, flowId, {
+      handoff,
+      callbackUrl: this.settings.callbackUrl,
+      verifyCode: (c) => this.verifyCode(c),
+      refuse: (failureCode) => void this.refuse(failureCode),
+    });
   }
 
   /**
@@ -414,14 +382,9 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     return { viaToken: false, token, verification, enrichments, handoff, sentTo };
   }
 
-  /**
-   * Marks a token used, across every instance (the shared store); false when it was already.
-   * A store that does not answer fails the login (error), never lets a token through twice.
-   */
-  private async useTokenOnce(token: string): Promise<boolean> {
-    const key = `token:${createHash('sha256').update(token).digest('base64url')}`;
-    // Kept as long as a token could still pass the age check, and a little more for clock skew.
-    return this.settings.store.create(key, '1', this.settings.maxAuthAgeMs + 60_000);
+  /** Marks a token used across every instance; false when it was already (src/strategy/tokens.ts). */
+  private useTokenOnce(token: string): Promise<boolean> {
+    return useTokenOnce(this.settings.store, token, this.settings.maxAuthAgeMs);
   }
 
   /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */
@@ -471,15 +434,4 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     this.fail(challenge, status);
     return undefined;
   }
-}
-
-/**
- * When the person authenticated, by the service's clock: the latest verification time of an
- * identity, else the answer's `timestamp`; `undefined` when the answer gives neither.
- */
-function authenticatedAt(validated: TokenValidationResult): number | undefined {
-  const times = validated.identities.map((i) => Date.parse(i.verifiedAt ?? '')).filter((t) => Number.isFinite(t));
-  if (times.length > 0) return Math.max(...times);
-  const stamp = Date.parse(validated.timestamp ?? '');
-  return Number.isFinite(stamp) ? stamp : undefined;
 }
