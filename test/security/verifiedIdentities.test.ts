@@ -54,4 +54,19 @@ describe('only verified identities', () => {
     expect(seen?.userId).toEqual(expect.any(String));
     expect(seen?.userId).not.toBe(seen?.id);
   });
+
+  it('an identity the service marks unverified is left out of the login record the guards read', async () => {
+    const browser = h.browser();
+    await browser
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'both@example.com', mobile: '+14155550177' });
+    const callback = await clickLink(lastLinkTo(emulator, '+14155550177'));
+    emulator.nextLogin({ unverified: ['EMAIL'] });
+    expect((await browser.get(callback)).status).toBe(302);
+    const me = await browser.get('/me');
+    expect(me.body.record.verified).toEqual(['MOBILE']);
+    expect(seen?.id).toBe('+14155550177');
+    expect(seen?.emails.filter((e) => e.verified)).toEqual([]);
+  });
 });

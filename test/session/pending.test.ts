@@ -1,0 +1,75 @@
+// The pending sends of a session: each serves one login, taken out before it is compared, and a
+// callback that binds to nothing leaves the others alone.
+import { describe, expect, it } from 'vitest';
+import {
+  allPending,
+  hashDestination,
+  hashRequestId,
+  livePending,
+  otherPendingHas,
+  PENDING_KEY,
+  rememberPending,
+  takePendingByFlow,
+  takePendingByRequestId,
+  MAX_PENDING,
+} from '../../src/session/pending.js';
+import type { SessionLike } from '../../src/session/session.js';
+
+const send = (flowId: string, requestId: string, expiresAt = 10_000) => ({
+  flowId,
+  requestIds: [{ type: 'EMAIL' as const, value: requestId }],
+  destinations: ['Ada@Example.com'],
+  expiresAt,
+});
+
+describe('pending sends', () => {
+  it('keeps hashes only: no request id or destination in clear', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    const text = JSON.stringify(session);
+    expect(text).not.toContain('request-a');
+    expect(text.toLowerCase()).not.toContain('ada@example.com');
+    expect(allPending(session)[0]).toMatchObject({
+      f: 'flow-a',
+      h: [hashRequestId('request-a')],
+      d: [hashDestination('ada@example.com')],
+    });
+  });
+
+  it('takes the send by its flow id once, and leaves the others', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    rememberPending(session, send('flow-b', 'request-b'), 0);
+    expect(takePendingByFlow(session, 'flow-a', 1)?.f).toBe('flow-a');
+    expect(takePendingByFlow(session, 'flow-a', 1)).toBeUndefined();
+    expect(livePending(session, 1).map((p) => p.f)).toEqual(['flow-b']);
+  });
+
+  it('a flow id of no send here takes nothing: the other sends stay', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    expect(takePendingByFlow(session, 'flow-attacker', 1)).toBeUndefined();
+    expect(takePendingByRequestId(session, 'request-attacker', 1)).toBeUndefined();
+    expect(livePending(session, 1)).toHaveLength(1);
+  });
+
+  it('takes by request id (the fallback), and tells another send of this session apart', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    rememberPending(session, send('flow-b', 'request-b'), 0);
+    expect(otherPendingHas(session, 'request-b', 1)).toBe(true);
+    expect(takePendingByRequestId(session, 'request-b', 1)?.f).toBe('flow-b');
+    expect(otherPendingHas(session, 'request-b', 1)).toBe(false);
+    expect(session[PENDING_KEY]).toHaveLength(1);
+  });
+
+  it('drops expired sends, keeps at most MAX_PENDING, and tolerates anything stored', () => {
+    const session: SessionLike = {};
+    for (let i = 0; i < MAX_PENDING + 2; i++) rememberPending(session, send(`flow-${i}`, `r-${i}`), 0);
+    expect(livePending(session, 1).map((p) => p.f)).toEqual(['flow-2', 'flow-3', 'flow-4', 'flow-5', 'flow-6']);
+    expect(livePending(session, 10_000)).toEqual([]);
+    expect(takePendingByFlow(session, 'flow-6', 10_000)).toBeUndefined();
+    session[PENDING_KEY] = [null, 'x', { h: 'not-an-array', exp: 1 }, { f: 3, h: [], exp: 99 }];
+    expect(allPending(session)).toEqual([]);
+  });
+});
