@@ -54,7 +54,7 @@ export type SetupFailureReason =
  * Marks errors of this package. `Symbol.for` so that two copies of the package loaded in one
  * app (each with its own classes) still recognise each other's errors in `isOtplessError`.
  */
-export const OTPLESS_ERROR_BRAND: unique symbol = Symbol.for('passport-otpless.error');
+const OTPLESS_ERROR_BRAND: unique symbol = Symbol.for('passport-otpless.error');
 
 /**
  * Base class of every error of this package; each subclass narrows `code` to its own.

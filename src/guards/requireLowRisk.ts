@@ -2,14 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { channels } from '../diagnostics.js';
 import type { OtplessClient } from '../client/index.js';
-import {
-  assessRisk,
-  checkRiskPolicy,
-  compactSignals,
-  RISK_ACTIONS,
-  strictestAction,
-  validateRiskPolicy,
-} from '../risk/index.js';
+import { assessRisk, compactSignals, RISK_ACTIONS, strictestAction, validateRiskPolicy } from '../risk/index.js';
+import { checkRiskPolicy } from '../risk/policy.js';
 import { boolOption, functionOption, oneOfOption, optionError } from '../options.js';
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';

@@ -12,7 +12,6 @@ export {
   isRiskAction,
   strictestAction,
   validateRiskPolicy,
-  checkRiskPolicy,
 } from './policy.js';
 export type {
   ResolvedRiskPolicy,

@@ -1,6 +1,6 @@
 import { OtplessClient } from '../client/index.js';
 import type { OtplessClientOptions } from '../client/index.js';
-import { checkRiskPolicy } from '../risk/index.js';
+import { checkRiskPolicy } from '../risk/policy.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
