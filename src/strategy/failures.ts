@@ -154,6 +154,16 @@ export function statusForServiceError(err: unknown): number {
   if (f) {
     if (isCredentialProblem(err)) return 502;
     if (isRateLimited(f) || f.status === 503) return 503;
+    // The service refused our callback URL as redirect_uri: the operator's setup, not the visitor's input.
+    if (f.errorCode === SERVICE_ERROR_CODES.invalidRedirectUri) {
+      warnOnce(
+        'OTPLESS_REDIRECT_URI',
+        'OTPless refused the callback URL as redirect_uri (errorCode 7108): register callbackUrl as an allowed ' +
+          'redirect URI of this OTPless app; until then every send fails with a 502.',
+        'OTPLESS_REDIRECT_URI',
+      );
+      return 502;
+    }
     if (f.status === 400 || f.status === 422) return 400;
   }
   return 502;

@@ -131,7 +131,6 @@ describe('serviceFieldOf: which contact the service refused', () => {
     ['7104', 'email'],
     ['7102', 'mobile'],
     ['7106', undefined],
-    ['7108', undefined],
   ])('errorCode %s: %s', async (errorCode, field) => {
     server.reply(() => ({ status: 400, body: { message: 'Invalid Request', errorCode } }));
     const err = await client
@@ -164,7 +163,7 @@ describe('the operator is told once per process, without secrets', () => {
       process.off('warning', listen);
     }
     const ours = warnings.filter((w) => w.name === 'PassportOtplessWarning');
-    expect(ours).toHaveLength(1);
+    expect(ours.map((w) => (w as Error & { code?: string }).code)).toEqual(['OTPLESS_CREDENTIALS']);
     expect(ours[0]).toMatchObject({ code: 'OTPLESS_CREDENTIALS' });
     expect(ours[0]?.message).toBe(
       "OTPless refused this app's credentials (verifyCode: HTTP 401, errorCode 7002). Check clientId and clientSecret, " +
@@ -225,5 +224,33 @@ describe('through the strategy: what the visitor gets', () => {
     h.emulator.fault({ path: '/auth/v1/verify/code', status: 401, body: { message: 'Expired' }, times: 1 });
     const res = await browser.get(callback);
     expect(res.status).toBe(401);
+  });
+});
+
+describe('a refused redirect URI', () => {
+  it("is the operator's 502 with a warning, never an input error shown to the visitor", async () => {
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const { startHarness, CLIENT } = await import('../helpers/harness.js');
+    const emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+    const h = await startHarness({ emulator });
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => void (w.code && warnings.push(w.code));
+    process.on('warning', onWarning);
+    try {
+      emulator.fault({ path: '/auth/v1/authorize', error: 'invalidRedirectUri', times: 1 } as never);
+      const res = await h
+        .browser()
+        .post('/auth/magic-link')
+        .set('accept', 'application/json')
+        .send({ email: 'r@example.com' });
+      expect(res.status).toBe(502);
+      expect(res.body.error.code).toBe('SERVICE_ERROR');
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toContain('OTPLESS_REDIRECT_URI');
+    } finally {
+      process.off('warning', onWarning);
+      await h.close();
+      await emulator.close();
+    }
   });
 });
