@@ -1,6 +1,7 @@
 import type { OtplessClient } from '../client/index.js';
 import type { SecureInfoResult, TokenValidationResult, UserInfo } from '../wire/types.js';
 import type { Enrichment } from './options.js';
+import { warnIfCredentials } from './failures.js';
 
 export interface Enrichments {
   tokenValidation?: TokenValidationResult;
@@ -22,7 +23,8 @@ export async function enrichLogin(
   const [tokenValidation, secureInfo, userInfo] = await Promise.all([
     wanted.has('validateToken') ? client.validateToken(token) : undefined,
     wanted.has('secureInfo') ? client.getSecureInfo(token) : undefined,
-    wanted.has('userInfo') ? client.getUserInfo(token).catch(() => undefined) : undefined,
+    // Optional: its failure is dropped, but refused credentials still reach the operator.
+    wanted.has('userInfo') ? client.getUserInfo(token).catch((err: unknown) => void warnIfCredentials(err)) : undefined,
   ]);
   const out: Enrichments = {};
   if (tokenValidation) out.tokenValidation = tokenValidation;

@@ -185,6 +185,15 @@ export function serviceFieldOf(err: unknown): 'email' | 'mobile' | undefined {
   return undefined;
 }
 
+/**
+ * Warns once when `err` says the service refused this app's credentials. For failures that are
+ * dropped rather than answered (user info is optional), so the operator still hears of them.
+ */
+export function warnIfCredentials(err: unknown): void {
+  const f = apiFields(err);
+  if (f && isCredentialProblem(err)) warnCredentials(f);
+}
+
 /** Warns once about refused credentials: what to check, from the error's endpoint, status and code only. */
 function warnCredentials(f: ApiErrorFields): void {
   const code = f.errorCode === undefined ? '' : `, errorCode ${f.errorCode}`;
@@ -210,8 +219,7 @@ const SERVICE_FAILURE_MESSAGE = 'Signing in is not possible right now. Please tr
  * credentials also warn the operator, once per process (`warnOnce`).
  */
 export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE): OtplessRequestError {
-  const f = apiFields(err);
-  if (f && isCredentialProblem(err)) warnCredentials(f);
+  warnIfCredentials(err);
   const status = statusForServiceError(err);
   const reason: RequestFailureReason =
     status === 504 ? 'SERVICE_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR';

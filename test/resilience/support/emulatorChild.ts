@@ -19,8 +19,9 @@ function entryFor(to: string): OutboxEntry | undefined {
   let entry = byRecipient.get(to);
   if (!entry) {
     for (const e of emu.outbox()) {
-      if (seen.has(e.requestId)) continue;
-      seen.add(e.requestId);
+      // By link: the two channels of one send share a request id, as the service's do.
+      if (seen.has(e.link)) continue;
+      seen.add(e.link);
       byRecipient.set(e.to, e);
     }
     entry = byRecipient.get(to);
