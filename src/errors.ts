@@ -261,6 +261,14 @@ export class OtplessSetupError extends OtplessError {
     );
   }
 
+  /** A page the strategy answers itself needs `req.res`, which Express sets and Connect does not. */
+  static missingResponse(what: string): OtplessSetupError {
+    return new OtplessSetupError(
+      'MISSING_RESPONSE',
+      `${what} needs the response object on req.res: Express sets it; on Connect, add req.res = res before the callback.`,
+    );
+  }
+
   static missingBodyParser(): OtplessSetupError {
     return new OtplessSetupError(
       'MISSING_BODY_PARSER',

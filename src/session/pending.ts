@@ -103,7 +103,7 @@ export function takePendingByRequestId(
   return takeWhere(session, now, (p) => p.h.includes(wanted));
 }
 
-/** True when a live send of this session, other than `except`, got this request id. */
+/** True when a live send still in this session (the bound one already taken out) got this request id. */
 export function otherPendingHas(session: SessionLike | null | undefined, requestId: string, now: number): boolean {
   const wanted = hashRequestId(requestId);
   return livePending(session, now).some((p) => p.h.includes(wanted));

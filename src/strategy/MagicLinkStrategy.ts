@@ -148,9 +148,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       .filter((p) => p.f !== undefined)
       .at(-1);
     if (!latest?.f || !this.settings.handoff) return { status: 'none' };
+    const now = Date.now();
     const expiresAt = new Date(latest.exp).toISOString();
-    if (latest.exp <= Date.now()) return { status: 'expired', expiresAt };
-    const { status, record } = await this.settings.handoff.status(latest.f, Date.now());
+    if (latest.exp <= now) return { status: 'expired', expiresAt };
+    const { status, record } = await this.settings.handoff.status(latest.f, now);
     return status === 'pending' && record ? { status, match: record.m, expiresAt } : { status, expiresAt };
   }
 
@@ -273,12 +274,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   /** The phone's side of a handoff: the approval page and its answer (src/flow/approve.ts). */
   private async approveHere(req: HttpRequest, code: string, flowId: string): Promise<void> {
     const handoff = this.settings.handoff;
-    if (!req.res || !handoff) {
-      throw new OtplessSetupError(
-        'MISSING_RESPONSE',
-        'the approval page needs the response object on req.res (Express sets it; on Connect, set req.res = res)',
-      );
-    }
+    if (!req.res || !handoff) throw OtplessSetupError.missingResponse('the approval page');
     await approveOnThisDevice(req, req.res, code, flowId, {
       handoff,
       callbackUrl: this.settings.callbackUrl,
@@ -323,12 +319,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   /** `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends the code. */
   private showsConfirmPage(req: HttpRequest, code: string): boolean {
     if (!this.settings.confirm || req.method === 'POST') return false;
-    if (!req.res) {
-      throw new OtplessSetupError(
-        'MISSING_RESPONSE',
-        'confirm mode needs the response object on req.res (use Express or Connect)',
-      );
-    }
+    if (!req.res) throw OtplessSetupError.missingResponse('confirm mode');
     sendConfirmPage(req.res, code);
     return true;
   }
@@ -397,12 +388,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (!profile) return void this.refuse('NO_VERIFIED_IDENTITY');
     if (login.handoff) profile.handoff = login.handoff;
     const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);
-    if (!user) {
-      const refused = failure('USER_REFUSED');
-      if (channels.loginRefused.hasSubscribers)
-        channels.loginRefused.publish({ code: 'USER_REFUSED', status: refused.status });
-      return this.fail({ ...refused.challenge, ...info }, refused.status);
-    }
+    if (!user) return this.refuse('USER_REFUSED', info);
     const record = buildLoginRecord(req, profile, risk, login.token, login.signalsAt ?? Date.now());
     if (login.handoff) record.handoff = true;
     writeRecordOnLogin(req, record);
@@ -428,10 +414,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   }
 
   /** Ends the request with Passport's `fail`; returns nothing so a path can `return this.refuse(...)`. */
-  private refuse(code: CallbackFailureCode): undefined {
+  private refuse(code: CallbackFailureCode, info?: object): undefined {
     const { challenge, status } = failure(code);
     if (channels.loginRefused.hasSubscribers) channels.loginRefused.publish({ code, status });
-    this.fail(challenge, status);
+    // `info` is what the app's verify gave with its refusal, for Passport's failure handling.
+    this.fail(info ? { ...challenge, ...info } : challenge, status);
     return undefined;
   }
 }

@@ -7,7 +7,6 @@ import {
   SERVICE_ERROR_CODES,
 } from '../wire/serviceErrors.js';
 import { warnOnce } from './warn.js';
-export { warnOnce };
 
 /**
  * Every way a callback can refuse a login, with the status and a message a person

@@ -11,8 +11,8 @@ import {
   serviceFailure,
   serviceFieldOf,
   statusForServiceError,
-  warnOnce,
 } from '../../src/strategy/failures.js';
+import { warnOnce } from '../../src/strategy/warn.js';
 import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
