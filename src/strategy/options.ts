@@ -124,8 +124,6 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   }
   const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
   const flowStore = options.flowStore;
-  // After the check below; one store for flows and used tokens, whatever the mode.
-  const resolveStore = (): FlowStore => flowStore ?? new MemoryFlowStore();
   if (flowStore !== undefined && !isFlowStore(flowStore)) {
     throw optionError(
       PREFIX,
@@ -133,7 +131,8 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
       'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
     );
   }
-  const store = resolveStore();
+  // One store for flows and used tokens, whatever the mode.
+  const store = flowStore ?? new MemoryFlowStore();
 
   const confirm = boolOption(PREFIX, options, 'confirm');
   const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');

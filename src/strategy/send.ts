@@ -256,7 +256,7 @@ function invalid(message: string, field: string | undefined): OtplessRequestErro
 
 /** Maps a client failure to what the visitor sees; the client error stays as `cause`. */
 function toSendError(err: unknown, emailField: string, mobileField: string): OtplessRequestError {
-  const cause = err instanceof Error ? err : undefined;
+  const cause = asError(err);
   const status = statusForServiceError(err);
   if (status === 400) {
     const field = fieldOf(err, emailField, mobileField);
