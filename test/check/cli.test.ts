@@ -56,7 +56,7 @@ const credentials = { OTPLESS_CLIENT_ID: CLIENT.clientId, OTPLESS_CLIENT_SECRET:
 describe('otpless-check', () => {
   it('--json: the link followed to its listener, exit 0, the report on stdout, no secret or code anywhere', async () => {
     const cli = startCli(['--json', '--email', 'ada@example.com', '--timeout', '30s', ...hosts()], credentials);
-    await waitFor(() => cli.stderr().includes('Open the link'), 15_000);
+    await waitFor(() => cli.stderr().includes('Open the link'), 45_000);
     expect(cli.stderr()).toContain('On a phone: the page will not load');
     const location = await locationOf(newest(emulator).link);
     expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?flow=otpless-check-probe&code=/);
@@ -78,7 +78,7 @@ describe('otpless-check', () => {
       ['--email', 'ada@example.com', '--landing', 'http://app.test/landing', '--timeout', '30s', ...hosts()],
       credentials,
     );
-    await waitFor(() => cli.stderr().includes('paste here'), 15_000);
+    await waitFor(() => cli.stderr().includes('paste here'), 45_000);
     const location = await locationOf(newest(emulator).link);
     expect(location).toMatch(/^http:\/\/app\.test\/landing\?flow=otpless-check-probe&code=/);
     cli.child.stdin?.write('this is not it\n');

@@ -19,7 +19,8 @@ beforeEach(async () => {
     clientSecret: 'secret',
     authUrl: server.url,
     userAuthUrl: server.url,
-    timeoutMs: 2_000,
+    // Patient: nothing here may time out, however busy the machine.
+    timeoutMs: 30_000,
     // One socket: the next call must take the pooled one (undici may open a second otherwise).
     connections: 1,
   });
@@ -119,16 +120,19 @@ describe('nothing else is retried', () => {
       clientSecret: 'secret',
       authUrl: capture.url,
       userAuthUrl: capture.url,
-      timeoutMs: 300,
+      timeoutMs: 30_000,
     });
+    // The timeout: a 200 ms limit against an answer held 8 s, on a client of its own.
+    const quick = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: capture.url, timeoutMs: 200 });
     capture.reply(() => ({ status: 503 }));
     await expect(other.verifyCode('c')).rejects.toMatchObject({ code: 'API_ERROR', status: 503 });
-    capture.reply(() => ({ delayMs: 1_000 }));
-    await expect(other.verifyCode('c')).rejects.toMatchObject({ code: 'TIMEOUT' });
+    capture.reply(() => ({ delayMs: 8_000 }));
+    await expect(quick.verifyCode('c')).rejects.toMatchObject({ code: 'TIMEOUT' });
     capture.reply(() => ({ reset: true }));
     await expect(other.verifyCode('c')).rejects.toMatchObject({ code: 'NETWORK' });
     expect(capture.requests).toHaveLength(3);
-    await other.close();
     await capture.close();
+    await other.close();
+    await quick.close();
   });
 });

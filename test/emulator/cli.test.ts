@@ -61,10 +61,11 @@ afterEach(() => {
   for (const child of running.splice(0)) signalGroup(child, 'SIGKILL');
 });
 
-describe('otpless-emulator CLI', () => {
+// Child processes start slowly on a busy machine: a generous limit per test.
+describe('otpless-emulator CLI', { timeout: 60_000 }, () => {
   it('starts on free ports, prints both URLs, the inbox and the credentials, serves, and closes on SIGTERM', async () => {
     const cli = startCli(['--port', '0']);
-    await waitFor(() => cli.output().includes('Press Ctrl+C'), 15_000);
+    await waitFor(() => cli.output().includes('Press Ctrl+C'), 45_000);
     const output = cli.output();
     const authUrl = /auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
     const userAuthUrl = /user-auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
@@ -86,14 +87,14 @@ describe('otpless-emulator CLI', () => {
       email: 'printed@example.com',
     });
     expect((await fetch(`${authUrl}/auth/v1/authorize?${query}`)).status).toBe(200);
-    await waitFor(() => cli.output().includes('/__emulator/link/'), 5_000);
+    await waitFor(() => cli.output().includes('/__emulator/link/'), 30_000);
     expect(cli.output()).toMatch(/EMAIL link to printed@example\.com/);
     const userAuth = await fetch(`${userAuthUrl}/auth/v1/validate/token`, { method: 'POST' });
     expect(userAuth.status).toBe(401);
 
     signalGroup(cli.child, 'SIGTERM');
     await cli.exited;
-    await waitFor(() => cli.output().includes('closing'), 5_000);
+    await waitFor(() => cli.output().includes('closing'), 30_000);
     // Once closed, nothing listens any more.
     let refused = false;
     for (let i = 0; i < 50 && !refused; i += 1) {
@@ -109,7 +110,7 @@ describe('otpless-emulator CLI', () => {
   it('uses the given client and puts user-auth on the next port', async () => {
     const port = await freePortPair();
     const cli = startCli(['--port', String(port), '--client-id', 'my-id', '--client-secret', 'my-secret', '--quiet']);
-    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 15_000);
+    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 45_000);
     expect(cli.output()).toContain(`auth URL:       http://127.0.0.1:${port}`);
     expect(cli.output()).toContain(`user-auth URL:  http://127.0.0.1:${port + 1}`);
     expect(cli.output()).toContain('client id:      my-id');
@@ -128,7 +129,7 @@ describe('otpless-emulator CLI', () => {
 
   it('takes --quirk NAME (repeatable), prints the quirks in force, and behaves accordingly', async () => {
     const cli = startCli(['--port', '0', '--quirk', 'errorWith200', '--quirk', 'noErrorCodeOn401', '--quiet']);
-    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 15_000);
+    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 45_000);
     expect(cli.output()).toContain('quirks:         errorWith200, noErrorCodeOn401');
     const authUrl = /auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1];
     const response = await fetch(`${authUrl}/auth/v1/authorize?client_id=x&client_secret=y`);
@@ -149,7 +150,7 @@ describe('otpless-emulator CLI', () => {
     const allowed = startCli(['--port', '0', '--allow-in-production'], { NODE_ENV: 'production' });
     await waitFor(
       () => allowed.output().includes('Press Ctrl+C') || allowed.output().includes('otpless-emulator:'),
-      15_000,
+      45_000,
     );
     expect(allowed.output()).toContain('Press Ctrl+C');
     signalGroup(allowed.child, 'SIGTERM');

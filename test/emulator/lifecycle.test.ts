@@ -1,5 +1,7 @@
 // Starting and closing: option checks, ports, clients, prompt close with keep-alive and delayed calls.
-import { createServer } from 'node:net';
+import diagnostics from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_DEFAULT_CLIENT, startEmulator } from '../../src/emulator/index.js';
@@ -66,32 +68,56 @@ describe('options', () => {
 });
 
 describe('close', () => {
-  it('closes promptly with idle keep-alive sockets open, and is idempotent', async () => {
+  // No stopwatch: each test holds something that would keep close() open far longer than the
+  // test's own timeout (a half-sent request: Node's 60 s header limit; a call held 60 s).
+  it('closes with idle keep-alive sockets and a half-sent request open, and is idempotent', async () => {
     const emulator = await startEmulator({ quiet: true });
     const agent = new Agent({ keepAliveTimeout: 60_000 });
+    const raw = connect(Number(new URL(emulator.authUrl).port), '127.0.0.1');
     try {
       for (let i = 0; i < 5; i += 1) {
         const response = await request(`${emulator.authUrl}/__emulator/outbox`, { dispatcher: agent });
         await response.body.text();
       }
-      const started = performance.now();
+      // One full request on the raw socket (so the server has surely taken the connection),
+      // then the start of a second one: a busy connection, which server.close() alone waits for.
+      let received = '';
+      raw.setEncoding('utf8');
+      raw.on('data', (chunk: string) => (received += chunk));
+      raw.write('GET /__emulator/outbox HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      while (!/\r\n\r\n/.test(received)) await once(raw, 'data');
+      raw.write('GET /__emulator/outbox HTTP/1.1\r\nHost: 127.0');
+      const rawClosed = once(raw, 'close');
+
       await Promise.all([emulator.close(), emulator.close()]);
-      expect(performance.now() - started).toBeLessThan(1000);
+      await rawClosed;
       await expect(fetch(`${emulator.authUrl}/`)).rejects.toThrow();
       await expect(fetch(`${emulator.userAuthUrl}/`)).rejects.toThrow();
     } finally {
+      raw.destroy();
       await agent.close();
     }
   });
 
-  it('closes promptly while a call is held by a long delay', async () => {
+  it('closes while a call is held by a long delay, and the held call fails', async () => {
     const emulator = await startEmulator({ quiet: true });
     emulator.fault({ path: '/auth/v1/validate/token', delayMs: 60_000 });
+    // Close once the held call has reached the emulator (the server's own event, not a sleep).
+    const port = Number(new URL(emulator.userAuthUrl).port);
+    const arrived = new Promise<void>((resolve) => {
+      const onStart = (message: unknown) => {
+        const { server } = message as { server: { address(): { port: number } | string | null } };
+        const address = server.address();
+        if (typeof address === 'object' && address?.port === port) {
+          diagnostics.unsubscribe('http.server.request.start', onStart);
+          resolve();
+        }
+      };
+      diagnostics.subscribe('http.server.request.start', onStart);
+    });
     const pending = validateToken(emulator, 'x').catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = performance.now();
+    await arrived;
     await emulator.close();
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(await pending).toBeInstanceOf(Error);
   });
 });

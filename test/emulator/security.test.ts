@@ -134,12 +134,15 @@ describe('User-Agent parsing', () => {
     ['mixed', 'iPad Version/1.1 '.repeat(964)],
   ];
 
-  it.each(adversarial)('parses a 16 KB header of %s in well under 50 ms', (_name, text) => {
+  // The bound on the parser's work is the cut to MAX_USER_AGENT_LENGTH before any pattern runs
+  // (and patterns written to be linear, see device.ts): shown by what is read, not by a stopwatch.
+  it.each(adversarial)('reads only the first 512 characters of a 16 KB header of %s', (_name, text) => {
     const userAgent = text.padEnd(16 * 1024, 'x').slice(0, 16 * 1024);
-    const started = performance.now();
-    const device = deviceInfoFor({ userAgent, ip: '203.0.113.9', language: 'en' }, 'clean');
-    expect(performance.now() - started).toBeLessThan(50);
+    const seen = (ua: string) => deviceInfoFor({ userAgent: ua, ip: '203.0.113.9', language: 'en' }, 'clean');
+    const device = seen(userAgent);
     expect(device.userAgent).toHaveLength(MAX_USER_AGENT_LENGTH);
+    // Whatever follows the first 512 characters changes nothing: it is never parsed.
+    expect(seen(userAgent.slice(0, MAX_USER_AGENT_LENGTH) + ' Chrome/99.0 Windows NT 10.0')).toEqual(device);
   });
 
   it('still reads real user agents', () => {

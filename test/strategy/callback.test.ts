@@ -1,3 +1,5 @@
+import diagnostics from 'node:diagnostics_channel';
+import type { IncomingMessage, Server } from 'node:http';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { assessRisk } from '../../src/index.js';
@@ -5,8 +7,48 @@ import type { MagicLinkProfile } from '../../src/index.js';
 import { CLIENT, clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import type { Harness, HarnessOptions } from '../helpers/harness.js';
+import { ShortLimitOnce } from '../helpers/shortLimit.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 
-const { harness } = useSharedEmulator();
+/**
+ * Watches requests reach `emulator` on `paths` (Node's http server channels): `all` resolves
+ * once each path was asked; `answered()` counts the answers to them sent so far.
+ */
+function requestsTo(emulator: Emulator, paths: string[]) {
+  const ports = new Set([emulator.authUrl, emulator.userAuthUrl].map((u) => Number(new URL(u).port)));
+  const ours = (message: unknown): string | undefined => {
+    const { request, server } = message as { request: IncomingMessage; server: Server };
+    const address = server.address();
+    if (!address || typeof address === 'string' || !ports.has(address.port)) return undefined;
+    const path = (request.url ?? '').split('?', 1)[0] ?? '';
+    return paths.includes(path) ? path : undefined;
+  };
+  const seen = new Set<string>();
+  let answered = 0;
+  let resolveAll!: () => void;
+  const all = new Promise<void>((resolve) => (resolveAll = resolve));
+  const onStart = (message: unknown) => {
+    const path = ours(message);
+    if (path) seen.add(path);
+    if (seen.size === paths.length) resolveAll();
+  };
+  const onFinish = (message: unknown) => {
+    if (ours(message)) answered += 1;
+  };
+  diagnostics.subscribe('http.server.request.start', onStart);
+  diagnostics.subscribe('http.server.response.finish', onFinish);
+  return {
+    all,
+    answered: () => answered,
+    stop() {
+      diagnostics.unsubscribe('http.server.request.start', onStart);
+      diagnostics.unsubscribe('http.server.response.finish', onFinish);
+    },
+  };
+}
+
+const { harness, emulator } = useSharedEmulator();
 
 /** Sends a link in `browser` and returns the callback path, without calling it. */
 async function pendingCallback(h: Harness, browser: ReturnType<Harness['browser']>, email: string, risk?: string) {
@@ -104,14 +146,23 @@ describe('service failures', () => {
   });
 
   it('answers 504 when the service is slower than the timeout, and does not hang', async () => {
-    const h = await harness({ strategy: { timeoutMs: 300 } });
-    const browser = h.browser();
-    const callback = await pendingCallback(h, browser, 'slow@example.com');
-    h.emulator.fault({ path: '/auth/v1/verify/code', delayMs: 3_000, times: 1 });
-    const started = Date.now();
-    const res = await browser.get(callback);
-    expect(res.status).toBe(504);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Only the verify call has the short limit; the emulator holds it 8 s, far past it (and
+    // past nothing else: a hang would outlast the test's own timeout).
+    const client = new ShortLimitOnce(
+      { ...CLIENT, authUrl: emulator().authUrl, userAuthUrl: emulator().userAuthUrl },
+      'verifyCode',
+    );
+    try {
+      const h = await harness({ strategy: { client } });
+      const browser = h.browser();
+      const callback = await pendingCallback(h, browser, 'slow@example.com');
+      h.emulator.fault({ path: '/auth/v1/verify/code', delayMs: 8_000, times: 1 });
+      const res = await browser.get(callback);
+      expect(res.status).toBe(504);
+      expect((await browser.get('/me')).status).toBe(401);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers 502 when our credentials are refused, not the service’s 401', async () => {
@@ -130,21 +181,31 @@ describe('service failures', () => {
 });
 
 describe('enrichment', () => {
-  it('runs the enrichment calls in parallel: about one delay per stage, not the sum', async () => {
-    const h = await harness({ strategy: { enrich: ['validateToken', 'secureInfo', 'userInfo'] } });
-    const browser = h.browser();
-    const callback = await pendingCallback(h, browser, 'fast@example.com');
-    const delayMs = 400;
-    for (const path of ['/auth/v1/verify/code', '/auth/v1/validate/token', '/auth/v1/secure-info', '/auth/userInfo']) {
-      h.emulator.fault({ path, delayMs, times: 1 });
+  it('runs the enrichment calls in parallel: all three are asked before any answers', async () => {
+    // An emulator of this test's own, so closing it can cut the held calls short.
+    const own = await startEmulator({ clients: [CLIENT], quiet: true });
+    try {
+      const h = await harness({ emulator: own, strategy: { enrich: ['validateToken', 'secureInfo', 'userInfo'] } });
+      const browser = h.browser();
+      const callback = await pendingCallback(h, browser, 'fast@example.com');
+      const enrichment = ['/auth/v1/validate/token', '/auth/v1/secure-info', '/auth/userInfo'];
+      // Held a minute: called one after another, the second would never be asked in this test.
+      for (const path of enrichment) own.fault({ path, delayMs: 60_000, times: 1 });
+      const asked = requestsTo(own, enrichment);
+      try {
+        const res = browser.get(callback).then((r) => r);
+        await asked.all;
+        expect(asked.answered()).toBe(0);
+        // Ending the held calls fails the login: nobody is logged in.
+        await own.close();
+        expect((await res).status).toBeGreaterThanOrEqual(500);
+        expect((await browser.get('/me')).status).toBe(401);
+      } finally {
+        asked.stop();
+      }
+    } finally {
+      await own.close();
     }
-    const started = Date.now();
-    const res = await browser.get(callback);
-    const elapsed = Date.now() - started;
-    expect(res.status).toBe(302);
-    expect(elapsed).toBeGreaterThanOrEqual(2 * delayMs - 20);
-    // One after another would take 4 delays.
-    expect(elapsed).toBeLessThan(3 * delayMs);
   });
 
   it('fails the login with an error when validate-token fails', async () => {
