@@ -160,7 +160,7 @@ describe('delays and resets', () => {
   });
 
   it('lets a client time out on a long delay', async () => {
-    emulator.fault({ path: VALIDATE, delayMs: 2000 });
+    emulator.fault({ path: VALIDATE, delayMs: 8_000 });
     const call = fetch(`${emulator.userAuthUrl}${VALIDATE}`, { method: 'POST', signal: AbortSignal.timeout(100) });
     await expect(call).rejects.toThrow(/abort|timeout/i);
   });

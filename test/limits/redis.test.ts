@@ -90,7 +90,8 @@ if (!hasRedisServer()) {
         const a = await instance(`t:${randomUUID()}:`, own.url);
         expect((await send(a.h, { email: 'down@redis.example' })).status).toBe(200);
         await own.stop();
-        for (let i = 0; i < 100 && a.client.isReady; i++) await new Promise((r) => setTimeout(r, 20));
+        // Until the client has seen the connection go (or 10 s: then the send finds out itself).
+        for (let i = 0; i < 500 && a.client.isReady; i++) await new Promise((r) => setTimeout(r, 20));
         const before = a.h.emulator.outbox().length;
         const res = await send(a.h, { email: 'down@redis.example' });
         expect(res.status).toBe(503);

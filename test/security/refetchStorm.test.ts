@@ -1,7 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requireLowRisk } from '../../src/index.js';
 import type { RiskAuditEvent } from '../../src/index.js';
 import { loginVia } from '../helpers/harness.js';
@@ -64,6 +64,9 @@ async function staleLogin(h: RefetchApp, email: string) {
   return browser;
 }
 
+/** How long the refetch is held while a burst arrives: far longer than a burst takes. */
+const HOLD_MS = 2_000;
+
 const burst = (n: number, get: () => PromiseLike<{ status: number }>) =>
   Promise.all(Array.from({ length: n }, get)).then((all) => all.map((r) => r.status));
 
@@ -72,8 +75,9 @@ describe('refetches of stale signals', () => {
     const h = await refetchApp();
     const browser = await staleLogin(h, 'burst@example.com');
     const before = h.calls();
-    // The call is held for a moment, so the whole burst arrives while it is in flight.
-    h.emulator.fault({ path: SECURE_INFO, delayMs: 300 });
+    // The call is held 2 s, far longer than the burst takes to arrive, so all of it arrives
+    // while the call is in flight, however busy the machine.
+    h.emulator.fault({ path: SECURE_INFO, delayMs: HOLD_MS });
     const statuses = await burst(20, () => browser.get('/stale').set('accept', 'application/json'));
     expect(statuses).toEqual(Array(20).fill(200));
     expect(h.calls() - before).toBe(1);
@@ -84,7 +88,7 @@ describe('refetches of stale signals', () => {
     const h = await refetchApp();
     const browser = await staleLogin(h, 'share@example.com');
     const before = h.calls();
-    h.emulator.fault({ path: SECURE_INFO, delayMs: 300 });
+    h.emulator.fault({ path: SECURE_INFO, delayMs: HOLD_MS });
     let i = 0;
     await burst(10, () => browser.get(i++ % 2 ? '/stale' : '/also-stale').set('accept', 'application/json'));
     expect(h.calls() - before).toBe(1);
@@ -94,7 +98,7 @@ describe('refetches of stale signals', () => {
     const h = await refetchApp();
     const browser = await staleLogin(h, 'outage@example.com');
     const before = h.calls();
-    h.emulator.fault({ path: SECURE_INFO, status: 500, delayMs: 200 });
+    h.emulator.fault({ path: SECURE_INFO, status: 500, delayMs: HOLD_MS });
     const statuses = await burst(20, () => browser.get('/stale').set('accept', 'application/json'));
     expect(statuses).toEqual(Array(20).fill(403));
     expect(h.calls() - before).toBe(1);
@@ -116,14 +120,21 @@ describe('refetches of stale signals', () => {
     const h = await refetchApp();
     const browser = await staleLogin(h, 'backoff@example.com');
     const before = h.calls();
-    h.emulator.fault({ path: SECURE_INFO, status: 500 });
-    expect((await browser.get('/short-backoff').set('accept', 'application/json')).status).toBe(403);
-    expect((await browser.get('/short-backoff').set('accept', 'application/json')).status).toBe(403);
-    expect(h.calls() - before).toBe(1);
-    await sleep(350);
-    expect((await browser.get('/short-backoff').set('accept', 'application/json')).status).toBe(200);
-    expect(h.calls() - before).toBe(2);
-    expect(h.events.at(-1)).toMatchObject({ refreshed: true, stale: false });
+    // The clock stands still from here (only Date: sockets and timers run), so the second
+    // request is inside the 300 ms back-off however slowly it arrives; then it moves 350 ms.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      h.emulator.fault({ path: SECURE_INFO, status: 500 });
+      expect((await browser.get('/short-backoff').set('accept', 'application/json')).status).toBe(403);
+      expect((await browser.get('/short-backoff').set('accept', 'application/json')).status).toBe(403);
+      expect(h.calls() - before).toBe(1);
+      vi.setSystemTime(Date.now() + 350);
+      expect((await browser.get('/short-backoff').set('accept', 'application/json')).status).toBe(200);
+      expect(h.calls() - before).toBe(2);
+      expect(h.events.at(-1)).toMatchObject({ refreshed: true, stale: false });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('checks refetchBackoffMs when the route is set up', () => {
