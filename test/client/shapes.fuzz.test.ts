@@ -22,9 +22,10 @@ import {
   validateTokenOk,
   verifyCodeOk,
 } from './helpers/fixtures.js';
+import { fuzzParams, fuzzRuns } from '../helpers/fuzzRuns.js';
 
-/** Runs per property; a later issue raises it (FUZZ_RUNS=100000). */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
+/** Runs per property: 1,000 under test:slow, 100 in npm test; FUZZ_RUNS=100000 for a long hunt. */
+const RUNS = fuzzRuns(1_000);
 
 interface Operation {
   name: string;
@@ -136,7 +137,7 @@ describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
         const result = outcome(op, JSON.stringify(value));
         if (result !== 'BAD') expect(op.critical(result)).toBe(true);
       }),
-      { numRuns: RUNS },
+      fuzzParams(RUNS),
     );
   });
 
@@ -146,7 +147,7 @@ describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
         const result = outcome(op, JSON.stringify(value) ?? '');
         if (result !== 'BAD') expect(op.critical(result)).toBe(true);
       }),
-      { numRuns: RUNS },
+      fuzzParams(RUNS),
     );
   });
 
@@ -170,7 +171,7 @@ describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
         expect(path.reduce<Json>((o, k) => (isObjectLike(o) ? o[k] : undefined), result)).toBeUndefined();
         expect(op.critical(result)).toBe(true);
       }),
-      { numRuns: RUNS },
+      fuzzParams(RUNS),
     );
   });
 
@@ -183,7 +184,7 @@ describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
         expect(result).not.toBe('BAD');
         expect(getAt(result, path)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
-      { numRuns: RUNS },
+      fuzzParams(RUNS),
     );
   });
 
@@ -193,14 +194,14 @@ describe(`shape guards under fuzzing (${RUNS} runs per property)`, () => {
         const text = JSON.stringify(op.valid);
         expect(outcome(op, text.slice(0, cut % text.length))).toBe('BAD');
       }),
-      { numRuns: RUNS },
+      fuzzParams(RUNS),
     );
     fc.assert(
       fc.property(operation, fc.string(), (op, text) => {
         const result = outcome(op, text);
         if (result !== 'BAD') expect(op.critical(result)).toBe(true);
       }),
-      { numRuns: RUNS },
+      fuzzParams(RUNS),
     );
   });
 });

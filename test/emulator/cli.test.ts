@@ -1,16 +1,21 @@
-// The otpless-emulator CLI, run as a developer would: npx tsx src/emulator/cli.ts.
+// The otpless-emulator CLI, run as a developer would: `npx otpless-emulator` runs the package's
+// bin, dist/cli.js (built from src/ first when stale; `npm run emulator` runs the same source).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
+
+// The bin as installed: one bundled file, far cheaper to start than npx + tsx on src/.
+await ensureBuilt();
 
 const running: ChildProcess[] = [];
 
-/** Starts the CLI in its own process group (npx does not forward signals; the group gets them). */
+/** Starts the CLI in its own process group (signals go to the group, as a terminal's Ctrl-C does). */
 function startCli(
   args: string[],
   env: Record<string, string> = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn('npx', ['tsx', 'src/emulator/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['dist/cli.js', ...args], {
     cwd: new URL('../..', import.meta.url).pathname,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

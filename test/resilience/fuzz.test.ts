@@ -41,14 +41,15 @@ import { getAt, paths, setAt } from '../helpers/jsonPaths.js';
 import type { Json, Path } from '../helpers/jsonPaths.js';
 import { validCall } from './support/service.js';
 import { SuiteWatch } from './support/watch.js';
+import { fuzzParams, fuzzRuns } from '../helpers/fuzzRuns.js';
 
 const watch = new SuiteWatch().install();
 watch.sensitive(CLIENT.clientSecret);
 
-/** Decoder runs per endpoint: 6 x 1,700 = 10,200 bodies. FUZZ_RUNS raises it. */
-const DECODE_RUNS = Number(process.env.FUZZ_RUNS ?? 1_700);
-const SOCKET_RUNS = Math.max(100, Math.round(DECODE_RUNS / 17));
-const ERROR_BODY_RUNS = 2_000;
+/** Decoder runs per endpoint: 6 x 1,700 = 10,200 bodies under test:slow, a tenth in npm test. */
+const DECODE_RUNS = fuzzRuns(1_700);
+const SOCKET_RUNS = fuzzRuns(100, 20);
+const ERROR_BODY_RUNS = fuzzRuns(2_000);
 const MAX_BYTES = 64 * 1024;
 
 const isStr = (v: unknown): v is string => typeof v === 'string';
@@ -324,7 +325,7 @@ describe(`through real sockets: ${SOCKET_RUNS} fuzzed answers per endpoint from 
             return ok2xx && CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
           return ok2xx;
         }),
-        { numRuns: SOCKET_RUNS },
+        fuzzParams(SOCKET_RUNS),
       );
     },
   );
@@ -362,7 +363,7 @@ describe(`decodeBody: ${DECODE_RUNS} fuzzed bodies per endpoint (${DECODE_RUNS *
           if (outcome.kind === 'result') return CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
           return true;
         }),
-        { numRuns: DECODE_RUNS },
+        fuzzParams(DECODE_RUNS),
       );
     },
   );
@@ -399,7 +400,7 @@ describe(`parseServiceError: ${ERROR_BODY_RUNS} error bodies`, () => {
         const fields = parseServiceError(text, [secret, token, encodeURIComponent(secret)]);
         return Object.values(fields).every((v) => isStr(v) && !v.includes(secret) && !v.includes(token));
       }),
-      { numRuns: ERROR_BODY_RUNS },
+      fuzzParams(ERROR_BODY_RUNS),
     );
   });
 });

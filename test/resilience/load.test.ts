@@ -27,7 +27,8 @@ function activeSockets(): Record<string, number> {
 }
 
 describe(`load: ${LOGINS} full logins at concurrency ${CONCURRENCY}`, () => {
-  it('zero errors, every user is themselves, nothing left open', { timeout: 120_000 }, async () => {
+  // No time limit of its own beyond test:slow's: it takes as long as the machine needs.
+  it('zero errors, every user is themselves, nothing left open', async () => {
     const baseline = activeSockets();
     // The emulator in its own process: the app and the load share this one, so it gets a core.
     const emulator = await startEmulatorProcess({
@@ -118,9 +119,9 @@ describe(`load: ${LOGINS} full logins at concurrency ${CONCURRENCY}`, () => {
     expect(codes).toHaveLength(LOGINS);
     expect(new Set(tokens).size).toBe(LOGINS);
 
-    // Closing is asynchronous for sockets: give the handles a moment to go.
+    // Closing is asynchronous for sockets: let the handles go (up to 10 s, asserted after).
     let after = activeSockets();
-    for (let i = 0; i < 50 && JSON.stringify(after) !== JSON.stringify(baseline); i++) {
+    for (let i = 0; i < 500 && JSON.stringify(after) !== JSON.stringify(baseline); i++) {
       await sleep(20);
       after = activeSockets();
     }

@@ -11,8 +11,10 @@ import { secureInfoResult, tokenValidationResult, type Mismatch } from '../../sr
 import { assessRisk, compactSignals, type RiskPolicy } from '../../src/index.js';
 import { getAt, kind, paths, setAt, type Json, type Path } from '../helpers/jsonPaths.js';
 import { secureInfoOk, validateTokenOk } from '../client/helpers/fixtures.js';
+import { fuzzParams, fuzzRuns } from '../helpers/fuzzRuns.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
+/** 2,000 under test:slow, 200 in npm test (see fuzzRuns). */
+const RUNS = fuzzRuns(2_000);
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
 interface Answer {
@@ -90,7 +92,7 @@ describe(`a dropped signal judges as it would in the raw answer (${RUNS} answers
             expect(assessRisk(compactSignals(result), policy, { now: NOW })).toEqual(expected);
           }
         }),
-        { numRuns: RUNS },
+        fuzzParams(RUNS),
       );
       // Not vacuous: many answers were accepted, and many of them with members dropped.
       expect(accepted).toBeGreaterThan(RUNS / 2);

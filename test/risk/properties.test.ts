@@ -24,8 +24,11 @@ import {
   validSecureInfo,
   wrapped,
 } from './fixtures.js';
+import { fuzzParams, fuzzRuns } from '../helpers/fuzzRuns.js';
 
-const runs = { numRuns: 10_000 };
+/** 10,000 cases under test:slow, 1,000 in npm test (see fuzzRuns). */
+const RUNS = fuzzRuns(10_000);
+const runs = fuzzParams(RUNS);
 const at = { now: NOW };
 
 const anything = fc.anything({
@@ -147,7 +150,7 @@ const damagedSecureInfo = fc
     return fc.constant({ ...info, [required]: damage === 'null' ? null : undefined });
   });
 
-describe('assessRisk properties (10,000 cases each)', () => {
+describe(`assessRisk properties (${RUNS} cases each)`, () => {
   it('is total: any value at all gives a well-formed verdict under any policy, never a throw', () => {
     fc.assert(
       fc.property(anyInput, anyPolicy, (input, policy) => isWellFormed(assessRisk(input, policy, at))),

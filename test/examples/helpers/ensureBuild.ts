@@ -33,7 +33,16 @@ const CACHE = join(ROOT, 'node_modules/.cache/passport-otpless-examples');
 const STAMP = join(CACHE, 'build-stamp.txt');
 const LOCK = join(CACHE, 'build.lock');
 const INPUTS = ['src', 'package.json', 'tsup.config.ts', 'tsconfig.json'];
-const OUTPUTS = ['index.js', 'index.cjs', 'index.d.ts', 'emulator.js', 'emulator.cjs', 'emulator.d.ts'];
+const OUTPUTS = [
+  'index.js',
+  'index.cjs',
+  'index.d.ts',
+  'emulator.js',
+  'emulator.cjs',
+  'emulator.d.ts',
+  'cli.js',
+  'check.js',
+];
 const LOCK_STALE_MS = 180_000;
 
 /** Builds dist/ when it does not match the sources; resolves once it does. */
