@@ -1,7 +1,18 @@
 // The stores stay bounded: outbox and logins are capped, expired records are swept on later writes.
+import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { click, expectErrorShape, lastEntry, MINUTE, sendLink, sessionDetails, validateToken } from './helpers.js';
+import {
+  CLIENT,
+  click,
+  expectErrorShape,
+  lastEntry,
+  MINUTE,
+  REDIRECT_URI,
+  sendLink,
+  sessionDetails,
+  validateToken,
+} from './helpers.js';
 
 const HOUR = 60 * MINUTE;
 let emulator: Emulator | undefined;
@@ -22,7 +33,25 @@ describe('outbox bound', () => {
   it('defaults to 1000 entries', async () => {
     emulator = await startEmulator({ quiet: true });
     const emu = emulator;
-    await Promise.all(Array.from({ length: 1005 }, (_, i) => sendLink(emu, { email: `u${i}@example.com` })));
+    // Over eight keep-alive sockets: a new socket per send costs more than the send.
+    const agent = new Agent({ connections: 8 });
+    try {
+      await Promise.all(
+        Array.from({ length: 1005 }, async (_, i) => {
+          const query = new URLSearchParams({
+            client_id: CLIENT.clientId,
+            client_secret: CLIENT.clientSecret,
+            redirect_uri: REDIRECT_URI,
+            email: `u${i}@example.com`,
+          });
+          const response = await request(`${emu.authUrl}/auth/v1/authorize?${query}`, { dispatcher: agent });
+          expect(response.statusCode).toBe(200);
+          await response.body.text();
+        }),
+      );
+    } finally {
+      await agent.close();
+    }
     expect(emulator.outbox()).toHaveLength(1000);
   });
 });
