@@ -11,6 +11,8 @@ export default tseslint.config(
       'test-results/**',
       'test/readme/.generated/**',
       'docs/api/**',
+      '.stryker-tmp/**',
+      'reports/**',
     ],
   },
   js.configs.recommended,
