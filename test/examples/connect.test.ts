@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/connect/app.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { ENDPOINTS } from '../../src/index.js';
+import { ENDPOINTS } from '../../src/client/index.js';
 import { Browser } from './helpers/browser.js';
 import { ensureBuilt } from './helpers/ensureBuild.js';
 import { linkTo, openLink } from './helpers/inbox.js';

@@ -13,7 +13,7 @@ import type { MagicLinkProfile } from 'passport-otpless';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { ENDPOINTS } from '../../src/index.js';
+import { ENDPOINTS } from '../../src/client/index.js';
 import { AppModule } from '../../examples/nestjs/app.module.js';
 import { configureApp, createApp } from '../../examples/nestjs/app.js';
 import { CONFIG } from '../../examples/nestjs/config.js';

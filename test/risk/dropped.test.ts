@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/client/decode.js';
 import { secureInfoResult, tokenValidationResult, type Mismatch } from '../../src/client/shapes/index.js';
-import { assessRisk, compactSignals, type RiskPolicy } from '../../src/index.js';
+import { assessRisk, type RiskPolicy } from '../../src/index.js';
+import { compactSignals } from '../../src/risk/compact.js';
 import { getAt, kind, paths, setAt, type Json, type Path } from '../helpers/jsonPaths.js';
 import { secureInfoOk, validateTokenOk } from '../client/helpers/fixtures.js';
 

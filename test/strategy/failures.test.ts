@@ -4,7 +4,7 @@
  * real one from service-facts.md, answered by a real local server and read by the client.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OtplessClient } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import {
   isCredentialProblem,
   isRejectedByService,
