@@ -150,7 +150,7 @@ describe('NestJS example: login', () => {
     const { browser } = await startExample();
     const noCode = await browser.get('/auth/callback', JSON_ACCEPT);
     expect(noCode.status).toBe(400);
-    expect(noCode.json()).toEqual({ error: { code: 'MISSING_CODE', message: expect.any(String) } });
+    expect(noCode.json()).toEqual({ error: { code: 'INVALID_CODE', message: expect.any(String) } });
 
     const badEmail = await browser.postJson('/auth/magic-link', { email: 'not-an-address' });
     expect(badEmail.status).toBe(400);
