@@ -22,7 +22,7 @@ export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo'
 export type CrossDeviceMode = 'handoff' | 'refuse' | 'accept';
 export const CROSS_DEVICE_MODES: readonly CrossDeviceMode[] = ['handoff', 'refuse', 'accept'];
 
-/** Options of `MagicLinkStrategy`. See the README's option table for defaults and reasons. */
+/** Options of `MagicLinkStrategy`. See docs/strategy.md for defaults and reasons. */
 export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
   /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
   client?: OtplessClient;
