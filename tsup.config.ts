@@ -1,16 +1,22 @@
 import { defineConfig } from 'tsup';
 
 // One config, two formats: ESM (.js) and CommonJS (.cjs), each with its own declarations,
-// so `import` and `require` users both get correct types (checked by attw in .ci/run).
+// so `import` and `require` users both get correct types (checked by attw in
+// scripts/check-package.mjs).
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', emulator: 'src/emulator/index.ts' },
+    entry: { index: 'src/index.ts', client: 'src/client/index.ts', emulator: 'src/emulator/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
-    sourcemap: true,
+    // No source maps: they would point at src/*.ts, which the package does not ship.
+    sourcemap: false,
+    // Class names survive bundling, so `console.error(err)` prints `OtplessSetupError`.
+    keepNames: true,
     clean: true,
     target: 'node20',
-    splitting: false,
+    // Shared chunks: the root and /client hold the same classes, so `instanceof` agrees
+    // between an error the strategy throws and the class imported from /client.
+    splitting: true,
   },
   {
     // The two commands: each one self-contained file (no chunk shared between them).
@@ -18,6 +24,7 @@ export default defineConfig([
     format: ['esm'],
     splitting: false,
     sourcemap: false,
+    keepNames: true,
     clean: false,
     target: 'node20',
   },

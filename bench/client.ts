@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { OtplessClient } from '../src/index.js';
+import { OtplessClient } from '../src/client/index.js';
 import { EMULATOR_DEFAULT_CLIENT } from '../src/emulator/index.js';
 import { startEmulatorProcess, type EmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { clickLink, pool } from './support/flows.js';

@@ -11,7 +11,8 @@
 import type { Request, Response } from 'express';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { assessRisk, DEFAULT_RISK_POLICY, readLoginRecord, requireLowRisk, validateRiskPolicy } from '../src/index.js';
+import { assessRisk, DEFAULT_RISK_POLICY, readLoginRecord, requireLowRisk } from '../src/index.js';
+import { validateRiskPolicy } from '../src/risk/policy.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { CLIENT, loginVia, startHarness } from '../test/helpers/harness.js';
 import { startEmulatorProcess } from '../test/resilience/support/emulatorProcess.js';

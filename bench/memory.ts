@@ -7,7 +7,8 @@
  * live in the session cookie, capped per session: measured as the cookie after 1 and 10 sends.
  */
 import { Agent, request } from 'undici';
-import { isOtplessError, OtplessClient } from '../src/index.js';
+import { isOtplessError } from '../src/index.js';
+import { OtplessClient } from '../src/client/index.js';
 import { CLIENT } from '../test/helpers/harness.js';
 import { startEmulatorProcess, type EmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { completeLogins, CookieJar, prepareLogins, startApp, type App } from './support/flows.js';

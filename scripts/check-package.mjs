@@ -1,5 +1,5 @@
 // Checks the package as it would be published: publint and attw on the packed tarball, then
-// that both entry points load under require and import, and that both CLIs answer --help.
+// that every entry point loads under require and import, and that both CLIs answer --help.
 // Run after `npm run build`. Exits non-zero on the first failure.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -21,7 +21,6 @@ const expectExports = (label, mod, names) => {
   console.log(`${label}: ok (${names.join(', ')})`);
 };
 const main = [
-  'OtplessClient',
   'MagicLinkStrategy',
   'sessionCompat',
   'requireLowRisk',
@@ -32,6 +31,12 @@ const main = [
 ];
 expectExports('require(passport-otpless)', require('passport-otpless'), main);
 expectExports('import(passport-otpless)', await import('passport-otpless'), main);
+const client = ['OtplessClient', 'OtplessApiError', 'OtplessError', 'isOtplessError', 'ENDPOINTS'];
+expectExports('require(passport-otpless/client)', require('passport-otpless/client'), client);
+expectExports('import(passport-otpless/client)', await import('passport-otpless/client'), client);
+// One class behind both subpaths: an error the strategy throws is `instanceof` the client's class.
+if ((await import('passport-otpless')).OtplessError !== (await import('passport-otpless/client')).OtplessError)
+  throw new Error('passport-otpless and passport-otpless/client hold two copies of OtplessError');
 expectExports('require(passport-otpless/emulator)', require('passport-otpless/emulator'), ['startEmulator']);
 expectExports('import(passport-otpless/emulator)', await import('passport-otpless/emulator'), ['startEmulator']);
 

@@ -5,7 +5,9 @@
  * - `code` says which class it is: the client's five (`ClientErrorCode`) and the routes' two
  *   (`RouteErrorCode`: `SETUP_ERROR`, `REQUEST_FAILED`). `isOtplessError(err, code)` narrows every one.
  * - `reason` on a route error says why a route of ours refused or failed (`RequestFailureReason`,
- *   `SetupFailureReason`); the callback's own refusals are `CallbackFailureCode`s.
+ *   `SetupFailureReason`); the callback's own refusals are `CallbackFailureCode`s. A reason is
+ *   the same string in the JSON body's `error.code`, in the diagnostics events and in the one
+ *   table of docs/codes.md.
  *
  * Messages, enumerable fields and `cause` never contain the client secret, a code or a token.
  */
@@ -38,7 +40,7 @@ export type RequestFailureReason =
   | 'SERVICE_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'
   | 'SERVICE_ERROR'
-  // The shared store (flows, used tokens) did not answer: the send fails closed.
+  // A store we depend on (flows and used tokens, or the send limits) did not answer: fail closed.
   | 'STORE_UNAVAILABLE';
 
 /** What is missing from the app's setup. */
@@ -257,7 +259,7 @@ export class OtplessSetupError extends OtplessError {
       'MISSING_SESSION',
       'passport-otpless needs a session before this route: add app.use(session({ ... })) from express-session, ' +
         'or app.use(cookieSession({ ... })) followed by app.use(sessionCompat()). ' +
-        'With crossDevice: true the strategy works without one.',
+        "Only with crossDevice: 'accept' do send() and the callback work without one (any browser that opens the link is then signed in).",
     );
   }
 

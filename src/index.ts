@@ -1,9 +1,84 @@
-// The public surface of passport-otpless: named exports only.
-export type * from './wire/types.js';
-export { ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL, MAGIC_LINK_CHANNELS } from './wire/endpoints.js';
-export type { EndpointName, EndpointDescriptor, CredentialPlacement, ServiceHost } from './wire/endpoints.js';
-export * from './errors.js';
-export { channels, CHANNEL_NAMES } from './diagnostics.js';
+// The public surface of passport-otpless: what an app writes, named exports only.
+// The typed client, its errors and the wire types are at `passport-otpless/client`; the local
+// service at `passport-otpless/emulator`. Every name here is a promise kept across versions:
+// test/types/surface.test.ts counts them.
+
+// The strategy, and the types its options, verify callback and failures take and return.
+export { MagicLinkStrategy } from './strategy/index.js';
+export type {
+  FlowStatusBody,
+  CallbackFailure,
+  CallbackFailureCode,
+  MagicLinkStrategyOptions,
+  Enrichment,
+  CrossDeviceMode,
+  SendOptions,
+  SendMiddleware,
+  MagicLinkProfile,
+  MagicLinkIdentity,
+  MagicLinkRawAnswers,
+  MagicLinkHandoff,
+  VerifyCallback,
+  VerifyFunction,
+  VerifyFunctionWithRequest,
+  VerifiedUser,
+  VerifyFailureInfo,
+} from './strategy/index.js';
+export type { FlowStatus, FlowDenial, DeviceSummary } from './flow/index.js';
+
+// Guards and the risk decision behind them.
+export { requireLowRisk, requireIdentity } from './guards/index.js';
+export type {
+  RequireLowRiskOptions,
+  GuardVerdict,
+  RiskAuditEvent,
+  RiskHandler,
+  GuardOptions,
+  GuardMiddleware,
+  GuardRefusalCode,
+} from './guards/index.js';
+export { assessRisk } from './risk/assessRisk.js';
+export type { AssessRiskOptions, RiskReason, RiskVerdict } from './risk/assessRisk.js';
+export { DEFAULT_RISK_POLICY } from './risk/policy.js';
+export type { ResolvedRiskPolicy, RiskAction, RiskPolicy, RiskSignalActions, SignalName } from './risk/policy.js';
+
+// Sessions and what the login leaves in them.
+export { sessionCompat, readLoginRecord } from './session/index.js';
+export type { SessionCompatOptions, LoginRecord, LoginRiskRecord, SessionLike } from './session/index.js';
+
+// State the strategy keeps between the send and the click, and the send limits.
+export { MemoryFlowStore, RedisFlowStore } from './stores/index.js';
+export type { FlowStore, MemoryFlowStoreOptions, RedisFlowStoreOptions, RedisLike } from './stores/index.js';
+export { SendLimiter } from './limits/index.js';
+export type {
+  SendDecision,
+  SendLimitedBy,
+  SendLimit,
+  SendLimitsOptions,
+  SendLimitsRedisClient,
+} from './limits/index.js';
+
+// Errors: one base class, `isOtplessError` to narrow by code (works across two copies of the
+// package, where `instanceof` does not). The client's error classes are at /client.
+export { OtplessError, isOtplessError } from './errors.js';
+export type {
+  OtplessErrorCode,
+  OtplessErrorByCode,
+  ClientErrorCode,
+  RouteErrorCode,
+  RequestFailureReason,
+  SetupFailureReason,
+  OtplessRequestError,
+  OtplessSetupError,
+  OtplessInputError,
+  OtplessApiError,
+  OtplessTimeoutError,
+  OtplessNetworkError,
+  OtplessResponseError,
+} from './errors.js';
+
+// Events (diagnostics_channel), for logs, metrics and OpenTelemetry.
+export { channels } from './diagnostics.js';
 export type {
   LinkSentEvent,
   SendRefusedEvent,
@@ -13,13 +88,8 @@ export type {
   GuardVerdictEvent,
   ServiceCallContext,
 } from './diagnostics.js';
-export * from './client/index.js';
-export * from './risk/index.js';
-export * from './session/index.js';
-export * from './stores/index.js';
-export * from './flow/index.js';
-export * from './web/index.js';
-export * from './strategy/index.js';
-export * from './guards/index.js';
-export * from './limits/index.js';
+
+// Option types the strategy shares with the client, and the wire types its profile carries.
+export type { OtplessClientOptions } from './client/options.js';
+export type { IdentityType, DeliveryMethod, MagicLinkChannel, SecureInfo } from './wire/types.js';
 export type { CountryCode } from './contact/phone.js';

@@ -8,9 +8,72 @@ export function optionError(owner: string, name: string, expected: string): Type
   return new TypeError(`${owner}: options.${name} must be ${expected}`);
 }
 
-/** The error for an option the owner does not know (a misspelling, usually). */
+/**
+ * The error for an option the owner does not know (a misspelling, usually): it names the
+ * nearest known option, then all of them. `name` may carry a path (`limits.perIp`); only its
+ * last part is compared.
+ */
 export function unknownOptionError(owner: string, name: string, known: readonly string[]): TypeError {
-  return new TypeError(`${owner}: options.${name.slice(0, 40)} is not an option; the options are ${known.join(', ')}`);
+  const dot = name.lastIndexOf('.');
+  const nearest = nearestName(name.slice(dot + 1), known);
+  const hint = nearest === undefined ? '' : ` (did you mean ${name.slice(0, dot + 1)}${nearest}?)`;
+  return new TypeError(
+    `${owner}: options.${name.slice(0, 60)} is not an option${hint}; the options are ${known.join(', ')}`,
+  );
+}
+
+/**
+ * Throws `unknownOptionError` for the first own key of `options` that is not in `known`: a typo
+ * must not pass in silence (`crossdevice: 'refuse'` would leave the handoff on). `path` prefixes
+ * nested options (`'limits.'`).
+ */
+export function refuseUnknownOptions(owner: string, options: object, known: readonly string[], path = ''): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw unknownOptionError(owner, `${path}${key}`, known);
+  }
+}
+
+/**
+ * The known name closest to `name`: the same letters in another case, a longer or shorter form
+ * of it, or within a third of its length in edits (insert, delete, replace, swap of two
+ * neighbours). `undefined` when none is close.
+ */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
+  const wanted = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(wanted.length / 3)) + 1;
+  for (const candidate of known) {
+    const lower = candidate.toLowerCase();
+    // A longer or shorter form of the same word (`enrichment` for `enrich`) is close too.
+    const prefix = Math.min(lower.length, wanted.length) >= 4 && (lower.startsWith(wanted) || wanted.startsWith(lower));
+    const distance = prefix ? 1 : editDistance(wanted, lower);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Optimal string alignment distance; names are short, so the table is small. */
+function editDistance(a: string, b: string): number {
+  if (a.length > 64 || b.length > 64) return a === b ? 0 : Infinity;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row: number[] = [i];
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      row.push(d);
+    }
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
 }
 
 /**

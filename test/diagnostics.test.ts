@@ -1,7 +1,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL_NAMES, requireLowRisk } from '../src/index.js';
+import { requireLowRisk } from '../src/index.js';
+import { CHANNEL_NAMES } from '../src/diagnostics.js';
 import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { CLIENT, clickLink, lastLinkTo, startHarness, type Harness } from './helpers/harness.js';
 

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import express from 'express';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, isSafeLocalPath, requireLowRisk, sessionCompat } from 'passport-otpless';
+import { MagicLinkStrategy, requireLowRisk, sessionCompat } from 'passport-otpless';
+import { isSafeLocalPath } from './localPath.mjs';
 import { maskContact, splitContact } from './contact.mjs';
 import { riskCause, toSessionUser } from './user.mjs';
 import {

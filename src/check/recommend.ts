@@ -64,7 +64,7 @@ function callback({ callbackParam: p, codeAccepted: v }: Findings): Recommendati
       topic: 'callback',
       text:
         `callback: the code came as "${p.name}" (${p.via}), not ?code= → the strategy reads only ?code=, so ` +
-        'every login would fail with MISSING_CODE: report this to OTPless.',
+        'every login would fail with INVALID_CODE: report this to OTPless.',
     });
   } else if (p.outcome === 'unexpected') {
     out.push({
@@ -134,7 +134,7 @@ function bindingMode({ queryKept: q, requestIds: r }: Findings): Recommendation[
         topic: 'binding',
         text:
           "binding: the query is dropped and verify-code's requestId is none of the send's → nothing binds a link to " +
-          "the browser that asked: with 'handoff' or 'refuse' every login fails (BINDING_FAILED); only " +
+          "the browser that asked: with 'handoff' or 'refuse' every login fails (WRONG_BROWSER); only " +
           "crossDevice 'accept' signs in, whoever opens the link.",
       },
     ];

@@ -1,5 +1,5 @@
 import { DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL } from '../wire/endpoints.js';
-import { intOption, optionError, optionsObject } from '../options.js';
+import { intOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 
 /** Options of `new OtplessClient(...)`. */
 export interface OtplessClientOptions {
@@ -38,6 +38,16 @@ export interface ResolvedOptions {
 }
 
 const OWNER = 'OtplessClient';
+/** Every option, by name: a key not here is a typo. */
+const OPTION_NAMES = Object.keys({
+  clientId: true,
+  clientSecret: true,
+  authUrl: true,
+  userAuthUrl: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  connections: true,
+} satisfies Record<keyof OtplessClientOptions, true>);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const DEFAULT_CONNECTIONS = 64;
@@ -52,6 +62,7 @@ const CREDENTIAL = /^[\x21-\x7e]{1,4096}$/;
  */
 export function resolveOptions(options: OtplessClientOptions): ResolvedOptions {
   optionsObject(OWNER, options, 'an object with clientId and clientSecret');
+  refuseUnknownOptions(OWNER, options, OPTION_NAMES);
   return {
     clientId: credential(options.clientId, 'clientId'),
     clientSecret: credential(options.clientSecret, 'clientSecret'),

@@ -1,6 +1,7 @@
 import { CLOCK_MODES, type ClockMode } from './clock.js';
 import { resolveQuirks, type ResolvedQuirks } from './quirks.js';
 import type { EmulatorClient, EmulatorOptions } from './types.js';
+import { refuseUnknownOptions } from '../options.js';
 
 /**
  * The client the emulator accepts when no `clients` option is given.
@@ -108,7 +109,30 @@ export function refuseProduction(allowed: boolean | undefined, how: string): voi
 }
 
 /** Fills in defaults and throws a TypeError naming the first bad option. */
+/** Every option of startEmulator(), by name: a key not here is a typo. */
+const OPTION_NAMES = Object.keys({
+  clients: true,
+  host: true,
+  authPort: true,
+  userAuthPort: true,
+  quiet: true,
+  log: true,
+  baseDelayMs: true,
+  tokenTtlMs: true,
+  sessionIdleMs: true,
+  maxOutbox: true,
+  maxLogins: true,
+  clock: true,
+  quirks: true,
+  allowInProduction: true,
+  allowedHosts: true,
+} satisfies Record<keyof EmulatorOptions, true>);
+
 export function resolveOptions(options: EmulatorOptions): EmulatorConfig {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError('startEmulator: options must be an object');
+  }
+  refuseUnknownOptions('startEmulator', options, OPTION_NAMES);
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') throw new TypeError('startEmulator: host must be a non-empty string');
   if (options.log !== undefined && typeof options.log !== 'function')

@@ -1,4 +1,5 @@
 import type { EmulatorQuirks } from './types.js';
+import { nearestName } from '../options.js';
 
 /** Every quirk, by name (see EmulatorQuirks for what each does). */
 export const QUIRK_NAMES = [
@@ -27,7 +28,11 @@ export function resolveQuirks(quirks: EmulatorQuirks | undefined, where: string)
   const given = (quirks ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(given)) {
     if (!(QUIRK_NAMES as readonly string[]).includes(name)) {
-      throw new TypeError(`${where}: unknown quirk "${name}"; the quirks are ${QUIRK_NAMES.join(', ')}`);
+      const nearest = nearestName(name, QUIRK_NAMES);
+      const hint = nearest === undefined ? '' : ` (did you mean ${nearest}?)`;
+      throw new TypeError(
+        `${where}: unknown quirk "${name.slice(0, 60)}"${hint}; the quirks are ${QUIRK_NAMES.join(', ')}`,
+      );
     }
     if (value !== undefined && typeof value !== 'boolean') {
       throw new TypeError(`${where}: quirk ${name} must be true or false, got ${String(value)}`);

@@ -6,7 +6,7 @@ import type { LoginRecord } from '../session/loginRecord.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { OtplessSetupError } from '../errors.js';
 import { refuse } from './refuse.js';
-import { optionError, optionsObject } from '../options.js';
+import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 
 /** Options every guard takes. */
 export interface GuardOptions {
@@ -30,10 +30,21 @@ interface PassportRequest {
   isAuthenticated?: () => boolean;
 }
 
-/** Checks the options all guards share; throws a TypeError naming the bad one. */
-export function checkGuardOptions(guard: string, options: unknown): GuardOptions {
+/** The options every guard takes, by name. */
+export const GUARD_OPTION_NAMES = Object.keys({ loginUrl: true } satisfies Record<keyof GuardOptions, true>);
+
+/**
+ * Checks the options all guards share, and that no key is unknown (`known`: every option of
+ * this guard); throws a TypeError naming the bad one.
+ */
+export function checkGuardOptions(
+  guard: string,
+  options: unknown,
+  known: readonly string[] = GUARD_OPTION_NAMES,
+): GuardOptions {
   if (options === undefined) return {};
   const { loginUrl } = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
+  refuseUnknownOptions(`${guard}()`, options as object, known);
   if (loginUrl !== undefined && !isSafeLocalPath(loginUrl)) {
     throw optionError(`${guard}()`, 'loginUrl', "a path on this site, such as '/login'");
   }

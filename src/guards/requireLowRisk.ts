@@ -244,8 +244,22 @@ function refetch(client: OtplessClient, token: string, now: number, backoffMs: n
   return call;
 }
 
+/** Every option of requireLowRisk(), by name: a key not here is a typo. */
+const OPTION_NAMES = Object.keys({
+  loginUrl: true,
+  policy: true,
+  maxAgeMs: true,
+  staleAction: true,
+  client: true,
+  refetchBackoffMs: true,
+  onChallenge: true,
+  onBlock: true,
+  observeOnly: true,
+  audit: true,
+} satisfies Record<keyof RequireLowRiskOptions, true>);
+
 function checkOptions(options: RequireLowRiskOptions | undefined): RequireLowRiskOptions {
-  const opts = checkGuardOptions(GUARD, options) as RequireLowRiskOptions;
+  const opts = checkGuardOptions(GUARD, options, OPTION_NAMES) as RequireLowRiskOptions;
   const { client } = opts;
   for (const key of ['maxAgeMs', 'refetchBackoffMs'] as const) {
     const value: unknown = opts[key];

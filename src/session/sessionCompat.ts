@@ -2,7 +2,7 @@ import { sessionOf } from './session.js';
 import type { SessionLike } from './session.js';
 import type { ServerResponse } from 'node:http';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { optionError, optionsObject } from '../options.js';
+import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import { setSealSecrets } from './sealedSignals.js';
 
 /** Options of `sessionCompat()`. */
@@ -40,10 +40,11 @@ const OWNER = 'sessionCompat()';
 export function sessionCompat(
   options?: SessionCompatOptions,
 ): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
-  const secrets =
-    options === undefined
-      ? undefined
-      : checkSecret(optionsObject<SessionCompatOptions>(OWNER, options, 'an object').secret);
+  if (options !== undefined) {
+    optionsObject(OWNER, options, 'an object');
+    refuseUnknownOptions(OWNER, options, ['secret']);
+  }
+  const secrets = options === undefined ? undefined : checkSecret(options.secret);
   return function sessionCompatMiddleware(req, res, next) {
     const found = secrets ?? cookieSessionSecrets(req);
     if (found.length > 0) setSealSecrets(req, found);

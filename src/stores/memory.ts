@@ -1,4 +1,4 @@
-import { intOption, optionsObject } from '../options.js';
+import { intOption, optionsObject, refuseUnknownOptions } from '../options.js';
 import type { FlowStore } from './types.js';
 
 /** Options of `MemoryFlowStore`. */
@@ -31,6 +31,7 @@ export class MemoryFlowStore implements FlowStore {
 
   constructor(options: MemoryFlowStoreOptions = {}, now: () => number = Date.now) {
     optionsObject(OWNER, options, 'an object');
+    refuseUnknownOptions(OWNER, options, ['maxEntries']);
     this.#maxEntries = intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000;
     this.#now = now;
   }

@@ -1,4 +1,4 @@
-import { optionError, optionsObject } from '../options.js';
+import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import type { FlowStore } from './types.js';
 
 /**
@@ -48,6 +48,7 @@ export class RedisFlowStore implements FlowStore {
       options,
       'an object with client',
     );
+    refuseUnknownOptions(OWNER, options, ['client', 'prefix']);
     for (const command of ['set', 'get', 'getDel', 'eval'] as const) {
       if (typeof client?.[command] !== 'function') {
         throw optionError(OWNER, 'client', 'a node-redis client (or one with set, get, getDel and eval)');

@@ -193,7 +193,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     // Judged on the service's own time stamps: a token authenticated long ago is not a login now.
     const authAt = authenticatedAt(validated);
     const now = Date.now();
-    if (authAt === undefined || now - authAt > this.settings.maxAuthAgeMs) return this.refuse('TOKEN_TOO_OLD');
+    if (authAt === undefined || now - authAt > this.settings.maxAuthAgeMs) return this.refuse('TOKEN_REJECTED');
     if (!(await this.useTokenOnce(token))) return this.refuse('TOKEN_REJECTED');
     const rest = new Set(this.settings.enrich);
     rest.delete('validateToken');
@@ -223,7 +223,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       await this.settings.handoff?.discard(flowId);
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');
-      if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('REQUEST_MISMATCH');
+      if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
       return this.enriched(verification, undefined, pending.d);
     }
     // The link was opened in another browser than the one that asked for it.
@@ -254,7 +254,6 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
         "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
         'handoff cannot work. Run `npx otpless-check` to confirm.',
-      'OTPLESS_FLOW_PARAM_MISSING',
     );
     const verification = await this.verifyCode(code);
     if (!verification) return this.refuse('CODE_REJECTED');
@@ -264,9 +263,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
         'OTPLESS_BINDING_FAILED',
         "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
           'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
-        'OTPLESS_BINDING_FAILED',
       );
-      return this.refuse('BINDING_FAILED');
+      return this.refuse('WRONG_BROWSER');
     }
     return this.enriched(verification, undefined, pending?.d);
   }
@@ -294,7 +292,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const flows = livePending(session, now)
       .filter((p): p is PendingRequest & { f: string } => p.f !== undefined)
       .reverse();
-    if (!handoff || flows.length === 0) return this.refuse('MISSING_CODE');
+    if (!handoff || flows.length === 0) return this.refuse('INVALID_CODE');
     let pending = false;
     let denied = false;
     for (const flow of flows) {
@@ -303,7 +301,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
         const mine = takePendingByFlow(session, flow.f, now);
         if (!mine) return this.refuse('FLOW_EXPIRED');
         const { verification, approvedAt, approvedBy } = taken.approval;
-        if (!this.requestIdAgrees(session, mine, verification.requestId, now)) return this.refuse('REQUEST_MISMATCH');
+        if (!this.requestIdAgrees(session, mine, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
         const askedBy = summarizeDevice(req.headers['user-agent']);
         return this.enriched(verification, { approvedBy, approvedAt: new Date(approvedAt), askedBy }, mine.d);
       }
@@ -356,7 +354,6 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       'OTPLESS_REQUEST_ID_DIFFERS',
       "passport-otpless: the service's verify-code requestId is not one the send returned; binding rests on the " +
         'flow parameter alone, which is enough. Run `npx otpless-check` for details.',
-      'OTPLESS_REQUEST_ID_DIFFERS',
     );
     return true;
   }

@@ -14,41 +14,35 @@ import { warnOnce } from './warn.js';
  * `failureMessage`/`failureFlash` and custom callbacks see them.
  */
 export const CALLBACK_FAILURES = {
-  MISSING_CODE: {
+  // The link is incomplete or malformed (cut when copied, say): opening it again may work.
+  INVALID_CODE: {
     status: 400,
-    message: 'This sign-in link is incomplete. Open the link from your message again, or ask for a new one.',
+    message:
+      'This sign-in link is incomplete or not valid. Open the link from your message again, or ask for a new one.',
   },
-  INVALID_CODE: { status: 400, message: 'This sign-in link is not valid. Ask for a new one.' },
+  // The service refused the code: invalid, expired or already used. A new link is the way on.
   CODE_REJECTED: {
     status: 401,
     message: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   },
+  // The frontend token was refused, or its authentication is older than maxAuthAgeMs (or carries
+  // no time): the person signs in again.
   TOKEN_REJECTED: { status: 401, message: 'Your sign-in could not be confirmed. Please sign in again.' },
-  // The frontend token's authentication is older than maxAuthAgeMs (or carries no time).
-  TOKEN_TOO_OLD: { status: 401, message: 'This sign-in is too old to be used. Please sign in again.' },
   // The service verified no identity of this login (none marked verified, none we sent to).
   NO_VERIFIED_IDENTITY: {
     status: 401,
     message: 'Your e-mail address or mobile number could not be confirmed. Ask for a new link.',
   },
-  // After a login the session is new, so a link used here before looks like one from another
-  // browser: the message covers both.
+  // The link does not belong to a send of this browser: opened in another browser, already used
+  // here (the session is new after a login), bound to another of this browser's sends, or not
+  // matched at all. The person asks for a new link in this browser; the operator gets a warning
+  // when the service breaks the binding (OTPLESS_BINDING_FAILED).
   WRONG_BROWSER: {
     status: 403,
     message:
       'This sign-in link cannot be used here: it was already used, or it was opened in another browser than the one where you asked for it. Ask for a new link in this browser.',
   },
   CROSS_SITE: { status: 403, message: 'This sign-in request did not come from this site.' },
-  // The service says the code belongs to another of this browser's sends than the link's flow.
-  REQUEST_MISMATCH: {
-    status: 403,
-    message: 'This sign-in link does not belong to this sign-in. Ask for a new link in this browser.',
-  },
-  // The link came back without its flow and the service's request id matched no send here.
-  BINDING_FAILED: {
-    status: 403,
-    message: 'This sign-in link could not be matched to a sign-in in this browser. Ask for a new link.',
-  },
   FLOW_PENDING: {
     status: 409,
     message: 'The sign-in has not been approved yet. Open the link on your phone and type the number shown here.',
@@ -159,7 +153,6 @@ export function statusForServiceError(err: unknown): number {
         'OTPLESS_REDIRECT_URI',
         'OTPless refused the callback URL as redirect_uri (errorCode 7108): register callbackUrl as an allowed ' +
           'redirect URI of this OTPless app; until then every send fails with a 502.',
-        'OTPLESS_REDIRECT_URI',
       );
       return 502;
     }
@@ -197,11 +190,10 @@ export function warnIfCredentials(err: unknown): void {
 function warnCredentials(f: ApiErrorFields): void {
   const code = f.errorCode === undefined ? '' : `, errorCode ${f.errorCode}`;
   warnOnce(
-    'credentials',
+    'OTPLESS_CREDENTIALS',
     `OTPless refused this app's credentials (${f.endpoint}: HTTP ${f.status}${code}). ` +
       'Check clientId and clientSecret, and that this OTPless app may use this call; ' +
       'until then every sign-in fails with a 502.',
-    'OTPLESS_CREDENTIALS',
   );
 }
 

@@ -4,7 +4,7 @@ import { checkRiskPolicy } from '../risk/policy.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
-import { boolOption, intOption, oneOfOption, optionError, optionsObject } from '../options.js';
+import { boolOption, intOption, oneOfOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import { Handoff } from '../flow/handoff.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import type { FlowStore } from '../stores/types.js';
@@ -22,7 +22,7 @@ export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo'
 export type CrossDeviceMode = 'handoff' | 'refuse' | 'accept';
 export const CROSS_DEVICE_MODES: readonly CrossDeviceMode[] = ['handoff', 'refuse', 'accept'];
 
-/** Options of `MagicLinkStrategy`. See the README's option table for defaults and reasons. */
+/** Options of `MagicLinkStrategy`. See docs/strategy.md for defaults and reasons. */
 export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
   /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
   client?: OtplessClient;
@@ -106,9 +106,37 @@ export const COUNTRY_EXPECTED = "an ISO 3166-1 alpha-2 country code in upper cas
 
 const PREFIX = 'MagicLinkStrategy';
 
+/** Every option of the strategy, by name (the type's keys, checked by the compiler): a key not here is a typo. */
+const OPTION_NAMES = Object.keys({
+  clientId: true,
+  clientSecret: true,
+  authUrl: true,
+  userAuthUrl: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  connections: true,
+  client: true,
+  callbackUrl: true,
+  expiry: true,
+  enrich: true,
+  crossDevice: true,
+  flowStore: true,
+  maxAuthAgeMs: true,
+  confirm: true,
+  passReqToCallback: true,
+  name: true,
+  riskPolicy: true,
+  defaultCountry: true,
+  allowInternationalEmail: true,
+  channel: true,
+  limits: true,
+} satisfies Record<keyof MagicLinkStrategyOptions, true>);
+
 /** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
 export function resolveStrategyOptions(options: MagicLinkStrategyOptions): ResolvedStrategyOptions {
   optionsObject(PREFIX, options, 'an object with callbackUrl and clientId/clientSecret (or client)');
+  // A misspelt option would otherwise pass in silence: `crossdevice: 'refuse'` leaves the handoff on.
+  refuseUnknownOptions(PREFIX, options, OPTION_NAMES);
 
   if (typeof options.callbackUrl !== 'string' || !isHttpUrl(options.callbackUrl)) {
     throw optionError(
@@ -154,9 +182,17 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     if (!(options.client instanceof OtplessClient)) throw optionError(PREFIX, 'client', 'an OtplessClient');
     client = options.client;
   } else {
-    // The client checks clientId, clientSecret, the URLs and the timeout, naming each.
-    const { clientId, clientSecret, authUrl, userAuthUrl, timeoutMs } = options;
-    client = new OtplessClient({ clientId, clientSecret, authUrl, userAuthUrl, timeoutMs } as OtplessClientOptions);
+    // The client checks clientId, clientSecret, the URLs, the timeout and the pool, naming each.
+    const { clientId, clientSecret, authUrl, userAuthUrl, timeoutMs, maxResponseBytes, connections } = options;
+    client = new OtplessClient({
+      clientId,
+      clientSecret,
+      authUrl,
+      userAuthUrl,
+      timeoutMs,
+      maxResponseBytes,
+      connections,
+    } as OtplessClientOptions);
   }
 
   return {

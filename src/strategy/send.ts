@@ -3,7 +3,7 @@ import { isOtplessError } from '../errors.js';
 import { channels, maskDestination } from '../diagnostics.js';
 import { MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
-import { functionOption, optionError } from '../options.js';
+import { functionOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
@@ -54,6 +54,17 @@ export interface SendOptions {
 export type SendMiddleware = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
 
 const OWNER = 'send()';
+
+/** Every option of send(), by name: a key not here is a typo (`failureRedirct`). */
+const OPTION_NAMES = Object.keys({
+  emailField: true,
+  mobileField: true,
+  defaultCountry: true,
+  channelField: true,
+  successRedirect: true,
+  failureRedirect: true,
+  onError: true,
+} satisfies Record<keyof SendOptions, true>);
 const MAX_FIELD_LENGTH = 320;
 const MESSAGES = {
   none: 'Enter an e-mail address or a mobile number.',
@@ -81,6 +92,8 @@ const PHONE_PROBLEMS: Record<PhoneProblem, string> = {
 
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
 export function createSendMiddleware(settings: ResolvedStrategyOptions, options: SendOptions): SendMiddleware {
+  optionsObject(OWNER, options, 'an object');
+  refuseUnknownOptions(OWNER, options, OPTION_NAMES);
   const emailField = options.emailField ?? 'email';
   const mobileField = options.mobileField ?? 'mobile';
   for (const key of ['successRedirect', 'failureRedirect'] as const) {

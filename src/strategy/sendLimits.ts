@@ -19,7 +19,7 @@ const STORE_DOWN = 'Sign-in links cannot be sent right now. Please try again in 
 /**
  * Takes this send from the limiter's budgets and returns the refund for a send the service
  * refused; throws the route's error when a budget is spent (429 `RATE_LIMITED`) or the store
- * failed (503 `SERVICE_UNAVAILABLE`: closed, because an open send route is what the limits
+ * failed (503 `STORE_UNAVAILABLE`: closed, because an open send route is what the limits
  * exist to prevent, and every send costs money).
  */
 export async function takeSendBudget(
@@ -34,7 +34,7 @@ export async function takeSendBudget(
       destinations.map((d) => d.value),
     );
   } catch (err) {
-    throw new OtplessRequestError(503, 'SERVICE_UNAVAILABLE', STORE_DOWN, undefined, err as Error);
+    throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', STORE_DOWN, undefined, err as Error);
   }
   if (decision.allowed) return decision.refund;
   const { by, retryAfterSeconds } = decision;

@@ -84,7 +84,7 @@ describe('each quirk shows up in the report as its effect', () => {
   it('stripRedirectQuery and requestIdMismatch together → nothing binds: only accept', async () => {
     const report = await checkWith(['stripRedirectQuery', 'requestIdMismatch']);
     expect(differing(report)).toEqual(['queryKept', 'requestIds']);
-    expect(texts(report)).toContainEqual(expect.stringMatching(/BINDING_FAILED\); only crossDevice 'accept' signs in/));
+    expect(texts(report)).toContainEqual(expect.stringMatching(/WRONG_BROWSER\); only crossDevice 'accept' signs in/));
   });
 
   it("rejectVerifyTokenOnEnrich → the enrichment calls refuse verify-code's token; leave enrich empty", async () => {

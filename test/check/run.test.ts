@@ -137,7 +137,7 @@ describe('what the landing URL says', () => {
     });
     expect(otherName.callbackParam).toMatchObject({ outcome: 'unexpected', name: 'token', via: 'query' });
     expect(otherName.queryKept).toMatchObject({ kept: false, flow: 'absent' });
-    expect(otherName.recommendations.map((r) => r.text)).toContainEqual(expect.stringMatching(/"token".*MISSING_CODE/));
+    expect(otherName.recommendations.map((r) => r.text)).toContainEqual(expect.stringMatching(/"token".*INVALID_CODE/));
   });
 
   it('no code at all: the verify steps are skipped with the reason', async () => {

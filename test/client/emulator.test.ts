@@ -7,7 +7,8 @@ import {
   type Emulator,
 } from '../../src/emulator/index.js';
 import { ENDPOINTS } from '../../src/wire/endpoints.js';
-import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { expectNoSecrets, needlesOf } from './helpers/secrets.js';
 
 /** The timeout test's limit; the emulator holds its answer far longer. */

@@ -1,14 +1,13 @@
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
+import { isOtplessError, OtplessError } from '../../src/index.js';
 import {
-  isOtplessError,
   OtplessApiError,
-  OtplessError,
   OtplessInputError,
   OtplessNetworkError,
   OtplessResponseError,
   OtplessTimeoutError,
-} from '../../src/index.js';
+} from '../../src/client/index.js';
 
 describe('error classes', () => {
   const all = [

@@ -1,13 +1,13 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isOtplessError } from '../../src/index.js';
 import {
-  isOtplessError,
   OtplessApiError,
-  OtplessClient,
   OtplessNetworkError,
   OtplessResponseError,
   OtplessTimeoutError,
-} from '../../src/index.js';
+} from '../../src/client/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, type Reply, startCaptureServer } from './helpers/captureServer.js';
 import { copy, verifyCodeOk } from './helpers/fixtures.js';
 

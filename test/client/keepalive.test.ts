@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OtplessClient } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
 
 let server: CaptureServer;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { resolveOptions } from '../../src/client/options.js';
 import { startCaptureServer } from './helpers/captureServer.js';
 import { OK_BY_PATH, userInfoOk } from './helpers/fixtures.js';

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, type Reply, startCaptureServer } from './helpers/captureServer.js';
 import { copy, verifyCodeOk } from './helpers/fixtures.js';
 import { expectNoSecrets, needlesOf } from './helpers/secrets.js';

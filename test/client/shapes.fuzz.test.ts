@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/client/decode.js';
-import { isOtplessError, OtplessResponseError } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessResponseError } from '../../src/client/index.js';
 import type { Mismatch } from '../../src/client/shapes/check.js';
 import {
   codeVerificationResult,

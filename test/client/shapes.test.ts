@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/client/decode.js';
 import { DROPPED_MEMBERS } from '../../src/wire/types.js';
-import { OtplessResponseError } from '../../src/index.js';
+import { OtplessResponseError } from '../../src/client/index.js';
 import {
   codeVerificationResult,
   secureInfoResult,

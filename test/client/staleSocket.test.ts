@@ -4,7 +4,7 @@
  * is never sent twice.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OtplessClient } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { startCaptureServer } from './helpers/captureServer.js';
 import { type RawServer, startRawServer } from './helpers/rawServer.js';
 

@@ -4,7 +4,9 @@
  * what the service sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assessRisk, compactSignals, OtplessClient } from '../../src/index.js';
+import { assessRisk } from '../../src/index.js';
+import { compactSignals } from '../../src/risk/compact.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { DROPPED_MEMBERS } from '../../src/wire/types.js';
 import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
 import { copy, secureInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';

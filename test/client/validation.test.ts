@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOtplessError, OtplessClient, OtplessInputError } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessInputError } from '../../src/client/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
 
 let server: CaptureServer;

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/connect/app.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { ENDPOINTS } from '../../src/index.js';
+import { ENDPOINTS } from '../../src/client/index.js';
 import { Browser } from './helpers/browser.js';
 import { ensureBuilt } from './helpers/ensureBuild.js';
 import { linkTo, openLink } from './helpers/inbox.js';
@@ -117,7 +117,7 @@ describe('Connect example (examples/connect)', () => {
     const browser = await startExample();
     const noCode = await browser.get('/auth/callback', JSON_ACCEPT);
     expect(noCode.status).toBe(400);
-    expect(noCode.json()).toEqual({ error: { code: 'MISSING_CODE', message: expect.any(String) } });
+    expect(noCode.json()).toEqual({ error: { code: 'INVALID_CODE', message: expect.any(String) } });
   });
 
   it('the approval page (a link opened in another browser) and status() work on Connect', async () => {

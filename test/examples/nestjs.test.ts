@@ -13,7 +13,7 @@ import type { MagicLinkProfile } from 'passport-otpless';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { ENDPOINTS } from '../../src/index.js';
+import { ENDPOINTS } from '../../src/client/index.js';
 import { AppModule } from '../../examples/nestjs/app.module.js';
 import { configureApp, createApp } from '../../examples/nestjs/app.js';
 import { CONFIG } from '../../examples/nestjs/config.js';
@@ -150,7 +150,7 @@ describe('NestJS example: login', () => {
     const { browser } = await startExample();
     const noCode = await browser.get('/auth/callback', JSON_ACCEPT);
     expect(noCode.status).toBe(400);
-    expect(noCode.json()).toEqual({ error: { code: 'MISSING_CODE', message: expect.any(String) } });
+    expect(noCode.json()).toEqual({ error: { code: 'INVALID_CODE', message: expect.any(String) } });
 
     const badEmail = await browser.postJson('/auth/magic-link', { email: 'not-an-address' });
     expect(badEmail.status).toBe(400);

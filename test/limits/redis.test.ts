@@ -96,7 +96,7 @@ if (!hasRedisServer()) {
         const res = await send(a.h, { email: 'down@redis.example' });
         expect(res.status).toBe(503);
         expect(res.body.error).toEqual({
-          code: 'SERVICE_UNAVAILABLE',
+          code: 'STORE_UNAVAILABLE',
           message: 'Sign-in links cannot be sent right now. Please try again in a few minutes.',
         });
         expect(a.h.emulator.outbox().length).toBe(before);

@@ -1,17 +1,23 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Every code block of the README is checked: TypeScript blocks are type-checked with the
-// project's compiler options, the quick start is run and logged into, and the shell blocks
-// name only scripts and binaries that exist.
+// Every code block of the README and of the guides in docs/ is checked: TypeScript blocks are
+// type-checked with the project's compiler options, the quick start is run and logged into, and
+// the shell blocks name only scripts and binaries that exist. The README stays short (a word
+// count) and every relative link of the README, the guides and the changelog resolves.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const guides = readdirSync(join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => ({ path: `docs/${f}`, text: readFileSync(join(root, 'docs', f), 'utf8') }));
+const documents = [{ path: 'README.md', text: readme }, ...guides];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
   bin: Record<string, string>;
@@ -22,37 +28,42 @@ interface Block {
   lang: string;
   code: string;
   line: number;
+  /** The markdown file it is in. */
+  path: string;
 }
 
-function codeBlocks(markdown: string): Block[] {
+function codeBlocks(markdown: string, path = ''): Block[] {
   const blocks: Block[] = [];
   const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
   for (let m = fence.exec(markdown); m; m = fence.exec(markdown)) {
-    blocks.push({ lang: m[1] ?? '', code: m[2] ?? '', line: markdown.slice(0, m.index).split('\n').length });
+    blocks.push({ lang: m[1] ?? '', code: m[2] ?? '', line: markdown.slice(0, m.index).split('\n').length, path });
   }
   return blocks;
 }
 
-const blocks = codeBlocks(readme);
+const blocks = documents.flatMap((d) => codeBlocks(d.text, d.path));
 const tsBlocks = blocks.filter((b) => b.lang === 'ts');
 const shBlocks = blocks.filter((b) => b.lang === 'sh');
-const quickStart = tsBlocks.find((b) => b.code.includes('app.listen(port'));
+const quickStart = tsBlocks.find((b) => b.path === 'README.md' && b.code.includes('app.listen(port'));
 
 mkdirSync(generated, { recursive: true });
 afterAll(() => rmSync(generated, { recursive: true, force: true }));
 
-describe('README code blocks', () => {
+describe('README and docs code blocks', () => {
   it('has the blocks this test expects', () => {
-    expect(tsBlocks.length).toBeGreaterThanOrEqual(10);
+    expect(guides.length).toBeGreaterThanOrEqual(14);
+    expect(tsBlocks.length).toBeGreaterThanOrEqual(25);
+    expect(tsBlocks.filter((b) => b.path !== 'README.md').length).toBeGreaterThanOrEqual(20);
     expect(shBlocks.length).toBeGreaterThanOrEqual(3);
     expect(quickStart).toBeDefined();
-    expect(quickStart!.code.trim().split('\n').length).toBeLessThanOrEqual(30);
+    expect(quickStart!.code.trim().split('\n').length).toBeLessThanOrEqual(40);
     expect(blocks.every((b) => ['ts', 'sh', 'json', ''].includes(b.lang))).toBe(true);
   });
 
   it('every TypeScript block type-checks against the package', () => {
     const files = tsBlocks.map((block, i) => {
-      const file = join(generated, `block-${i}-line-${block.line}.mts`);
+      const name = block.path.replace(/[/.]/g, '_');
+      const file = join(generated, `${name}-block-${i}-line-${block.line}.mts`);
       writeFileSync(file, `${block.code}\nexport {};\n`);
       return file;
     });
@@ -76,6 +87,63 @@ describe('README code blocks', () => {
     }
     expect(pkg.scripts).toHaveProperty('test');
     expect(pkg.scripts).toHaveProperty('demo');
+  });
+});
+
+/** Words of prose and code, the way `wc -w` counts them. */
+function words(markdown: string): number {
+  return markdown.split(/\s+/).filter(Boolean).length;
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+function anchorsOf(markdown: string): Set<string> {
+  const withoutCode = markdown.replace(/^```[\s\S]*?^```$/gm, '');
+  return new Set([...withoutCode.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
+}
+
+/** Every relative link of a markdown file that names no file or heading there is. */
+function brokenLinks(path: string, markdown: string): string[] {
+  const withoutCode = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+  const broken: string[] = [];
+  for (const [, target] of withoutCode.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/i.test(target!)) continue;
+    const [file, anchor] = target!.split('#') as [string, string | undefined];
+    const resolved = file === '' ? join(root, path) : join(root, dirname(path), file);
+    if (!existsSync(resolved)) {
+      broken.push(`${path}: ${target}`);
+      continue;
+    }
+    if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)) {
+      broken.push(`${path}: ${target} (no such heading)`);
+    }
+  }
+  return broken;
+}
+
+describe('the README is a front hall, and every link leads somewhere', () => {
+  it('the README has at most 2,500 words and a table of contents', () => {
+    expect(words(readme)).toBeLessThanOrEqual(2500);
+    expect(readme).toMatch(/^## Contents$/m);
+  });
+
+  it('every relative link of the README, the guides and the changelog resolves', () => {
+    const changelog = { path: 'CHANGELOG.md', text: readFileSync(join(root, 'CHANGELOG.md'), 'utf8') };
+    const broken = [...documents, changelog].flatMap((d) => brokenLinks(d.path, d.text));
+    expect(broken).toEqual([]);
+  });
+
+  it('the link check finds a missing file and a missing heading', () => {
+    expect(
+      brokenLinks('README.md', '[a](docs/nothing-here.md) [b](docs/codes.md#no-such-heading) [c](#contents)'),
+    ).toEqual(['README.md: docs/nothing-here.md', 'README.md: docs/codes.md#no-such-heading (no such heading)']);
   });
 });
 
@@ -134,8 +202,8 @@ describe('no fixed fallback secret in the README or the examples', () => {
     }
   });
 
-  it('no README code block has one', () => {
-    const found = blocks.flatMap((b) => fixedFallbacks(b.code).map((line) => `README.md:${b.line}: ${line.trim()}`));
+  it('no README or docs code block has one', () => {
+    const found = blocks.flatMap((b) => fixedFallbacks(b.code).map((line) => `${b.path}:${b.line}: ${line.trim()}`));
     expect(found).toEqual([]);
   });
 
@@ -177,7 +245,7 @@ describe('the quick start, run as written', () => {
       child!.on('exit', (code) => reject(new Error(`quick start exited (${code}): ${out}`)));
     });
 
-    const base = `http://localhost:${port}`;
+    const base = `http://127.0.0.1:${port}`;
     const sent = await fetch(`${base}/auth/magic-link`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },

@@ -6,7 +6,8 @@
  */
 import type express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, isOtplessError, OtplessClient, type EndpointName, type MagicLinkProfile } from '../../src/index.js';
+import { isOtplessError, type MagicLinkProfile } from '../../src/index.js';
+import { ENDPOINTS, OtplessClient, type EndpointName } from '../../src/client/index.js';
 import { startEmulator, type Emulator, type FaultSpec } from '../../src/emulator/index.js';
 import type { MagicLinkStrategyOptions } from '../../src/index.js';
 import { CLIENT, clickLink, lastLinkTo, loginVia, startHarness, type Harness } from '../helpers/harness.js';

@@ -26,15 +26,10 @@ import {
   userInfo,
   type Mismatch,
 } from '../../src/client/shapes/index.js';
-import {
-  assessRisk,
-  ENDPOINTS,
-  isOtplessError,
-  OtplessClient,
-  OtplessResponseError,
-  RISK_ACTIONS,
-  type EndpointName,
-} from '../../src/index.js';
+import { assessRisk, isOtplessError } from '../../src/index.js';
+import { OtplessResponseError } from '../../src/client/index.js';
+import { ENDPOINTS, OtplessClient, type EndpointName } from '../../src/client/index.js';
+import { RISK_ACTIONS } from '../../src/risk/policy.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { CLIENT } from '../helpers/harness.js';
 import { getAt, paths, setAt } from '../helpers/jsonPaths.js';

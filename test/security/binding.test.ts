@@ -27,7 +27,7 @@ describe("a victim with a pending link of their own opens the attacker's callbac
     expect((await victim.get('/me')).body.user.email).toBe('victim@example.com');
   });
 
-  it('the query dropped by the service: BINDING_FAILED after verifying, and their own send stays', async () => {
+  it('the query dropped by the service: WRONG_BROWSER after verifying, and their own send stays', async () => {
     const h = await pool.app();
     const emulator = await pool.emulator();
     emulator.setQuirks({ stripRedirectQuery: true });

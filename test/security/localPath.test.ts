@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeLocalPath, requireLowRisk } from '../../src/index.js';
+import { requireLowRisk } from '../../src/index.js';
+import { isSafeLocalPath } from '../../src/web/origin.js';
 import { loginVia } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 

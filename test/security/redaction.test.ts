@@ -1,6 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
 import { expectNoSecrets } from '../client/helpers/secrets.js';
 

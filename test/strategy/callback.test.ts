@@ -90,8 +90,9 @@ describe('callback input', () => {
     const missing = await browser.get('/custom-callback?code=');
     expect(missing.status).toBe(400);
     expect(missing.body.info).toEqual({
-      code: 'MISSING_CODE',
-      message: 'This sign-in link is incomplete. Open the link from your message again, or ask for a new one.',
+      code: 'INVALID_CODE',
+      message:
+        'This sign-in link is incomplete or not valid. Open the link from your message again, or ask for a new one.',
     });
     const elsewhere = await browser.get('/custom-callback?code=abc');
     expect(elsewhere.status).toBe(403);

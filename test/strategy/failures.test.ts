@@ -4,7 +4,7 @@
  * real one from service-facts.md, answered by a real local server and read by the client.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OtplessClient } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import {
   isCredentialProblem,
   isRejectedByService,
@@ -173,13 +173,13 @@ describe('the operator is told once per process, without secrets', () => {
     expect(ours[0]?.message).not.toContain('code-1');
   });
 
-  it('warnOnce: once per key', async () => {
+  it('warnOnce: once per code, and the code on the warning', async () => {
     const warnings: Error[] = [];
     const listen = (w: Error) => warnings.push(w);
     process.on('warning', listen);
-    expect(warnOnce('test-key', 'first')).toBe(true);
-    expect(warnOnce('test-key', 'second')).toBe(false);
-    expect(warnOnce('other-key', 'third', 'OTPLESS_TEST')).toBe(true);
+    expect(warnOnce('OTPLESS_SETUP', 'first')).toBe(true);
+    expect(warnOnce('OTPLESS_SETUP', 'second')).toBe(false);
+    expect(warnOnce('OTPLESS_TEST', 'third')).toBe(true);
     await new Promise((resolve) => setImmediate(resolve));
     process.off('warning', listen);
     expect(warnings.map((w) => [w.name, w.message, (w as Error & { code?: string }).code])).toEqual([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MagicLinkStrategy, OtplessClient } from '../../src/index.js';
+import { MagicLinkStrategy } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import type { MagicLinkStrategyOptions } from '../../src/index.js';
 
 const base = {

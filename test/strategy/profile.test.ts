@@ -3,7 +3,7 @@
  * (service-facts.md), read by the client from a real local server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OtplessClient } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { buildProfile } from '../../src/strategy/profile.js';
 import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
 import { copy, verifyCodeOk } from '../client/helpers/fixtures.js';

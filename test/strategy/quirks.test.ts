@@ -79,7 +79,7 @@ describe('the login suite under each quirk', () => {
     expect((await cross.laptop.get(cross.callback)).status).toBe(302);
   });
 
-  it('stripRedirectQuery + requestIdMismatch: neither binds, BINDING_FAILED', async () => {
+  it('stripRedirectQuery + requestIdMismatch: neither binds, WRONG_BROWSER', async () => {
     const h = await app(
       { stripRedirectQuery: true, requestIdMismatch: true },
       {
@@ -96,7 +96,7 @@ describe('the login suite under each quirk', () => {
     const same = await send(h, 'neither@example.com');
     const res = await same.laptop.get(same.callback.replace('/auth/callback', '/custom'));
     expect(res.status).toBe(403);
-    expect(res.body.code).toBe('BINDING_FAILED');
+    expect(res.body.code).toBe('WRONG_BROWSER');
   });
 
   it('separateRequestIds: one id per channel, logins work', async () => {

@@ -1,12 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { isOtplessError, OtplessRequestError, OtplessSetupError } from '../../src/index.js';
-import type {
-  OtplessApiError,
-  OtplessError,
-  OtplessErrorCode,
-  RequestFailureReason,
-  SetupFailureReason,
-} from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessRequestError, OtplessSetupError } from '../../src/errors.js';
+import type { OtplessError, OtplessErrorCode, RequestFailureReason, SetupFailureReason } from '../../src/index.js';
+import type { OtplessApiError } from '../../src/client/index.js';
 
 // Type tests: `tsc` (npm run typecheck covers test/) checks the expectTypeOf lines and that each
 // `@ts-expect-error` line really is an error; vitest runs the same narrowing at run time.

@@ -4,8 +4,8 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage, Server } from 'node:http';
-import { ENDPOINTS, type EndpointName } from '../../../src/index.js';
-import type { OtplessClient } from '../../../src/index.js';
+import { ENDPOINTS, type EndpointName } from '../../../src/client/index.js';
+import type { OtplessClient } from '../../../src/client/index.js';
 import type { Emulator } from '../../../src/emulator/index.js';
 
 const SERVICE_PATHS = new Set(Object.values(ENDPOINTS).map((e) => e.path));
