@@ -15,7 +15,8 @@ export interface SendMagicLinkInput {
   email?: string;
   /**
    * Mobile number with its country code: the service's digits (`919876543210`) or E.164
-   * (`+919876543210`; `00` for `+` works too). Bare digits always carry the country code, as in
+   * (`+919876543210`; an international prefix such as `00` is refused: it depends on where it is
+   * dialled from). Bare digits always carry the country code, as in
    * the service's own format. Spaces, dashes, brackets, dots and slashes are allowed. The number
    * must be valid for its country (libphonenumber-js); it is sent as digits without `+`.
    */

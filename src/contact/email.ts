@@ -3,10 +3,14 @@
  * any call, the strategy reads form input with it, and the send limits count by its result.
  *
  * The rule: an address that displays as another one must not get a link. So invisible, control,
- * filler and look-alike characters are refused outright, addresses are ASCII unless the app
- * allows international ones, and an international address may not mix alphabets in a part.
+ * filler and look-alike characters are refused outright, and addresses are ASCII unless the app
+ * allows international ones. An international domain goes through IDNA2008 as UTS #46 processes
+ * it (`tr46`, every check on), and each of its labels and the local part through UTS #39
+ * (`./confusable.ts`): one writing system per part, no whole-script or Latin look-alikes.
  */
-import { domainToASCII, domainToUnicode } from 'node:url';
+import { toASCII, toUnicode } from 'tr46';
+import type { Uts46Options } from 'tr46';
+import { passesUts39 } from './confusable.js';
 
 /** Why an address was not accepted; each gets its own message where a person sees it. */
 export type EmailProblem =
@@ -48,30 +52,29 @@ const LOCAL_ASCII = new RegExp(`^[${ATEXT}]+(?:\\.[${ATEXT}]+)*$`);
 const LOCAL_INTERNATIONAL = new RegExp(`^[${ATEXT}\\p{L}\\p{M}\\p{Nd}]+(?:\\.[${ATEXT}\\p{L}\\p{M}\\p{Nd}]+)*$`, 'u');
 /** A DNS label in letters, digits and hyphens (RFC 1123), as the domain is once it is ASCII. */
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
 /**
- * The scripts Unicode recommends for identifiers (UAX #31, table 4): look-alikes from the other
- * scripts (Cherokee `Ꭺ`, Lisu `ꓮ` ...) are refused. Common and Inherited (digits, marks) go with any.
+ * UTS #46 nontransitional processing with every check on: STD3 rules (so `/ ? # % _` and spaces
+ * are refused, not cut at as a URL parser does), hyphens, bidi, joiners, DNS lengths.
  */
-const RECOMMENDED_SCRIPTS = [
-  'Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi',
-  'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar',
-  'Georgian', 'Hangul', 'Ethiopic', 'Khmer', 'Mongolian', 'Hiragana', 'Katakana', 'Bopomofo', 'Han',
-].map((name) => ({ name, pattern: new RegExp(`^\\p{Script=${name}}$`, 'u') })); // prettier-ignore
+const UTS46: Uts46Options = {
+  checkBidi: true,
+  checkHyphens: true,
+  checkJoiners: true,
+  useSTD3ASCIIRules: true,
+  verifyDNSLength: true,
+  transitionalProcessing: false,
+};
 /**
- * Scripts that are written together (UTS #39 "highly restrictive"): Japanese, Chinese and
- * Korean text mixes Han with its own scripts and Latin. Any other mix in one part is refused.
+ * IDNA2008's letters and digits (RFC 5892 2.1, category A): lower-case and other letters,
+ * modifier letters, marks and decimal digits, with the hyphen. UTS #46 keeps symbols it calls
+ * valid for IDNA2003's sake (`♥`, emoji: its NV8 status); IDNA2008 disallows them.
  */
-const WRITTEN_TOGETHER = [
-  new Set(['Latin', 'Han', 'Hiragana', 'Katakana']),
-  new Set(['Latin', 'Han', 'Bopomofo']),
-  new Set(['Latin', 'Han', 'Hangul']),
-];
+const IDNA2008_LABEL = /^[\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}-]+$/u;
 
 /**
  * Checks an e-mail address and gives the form to send: the local part as typed (NFC), the
- * domain in lower case and, for an international domain, as punycode A-labels (IDNA, through
- * `node:url`'s `domainToASCII`), which is what DNS and SMTP without SMTPUTF8 carry.
+ * domain in lower case and, for an international domain, as punycode A-labels (IDNA2008 by
+ * UTS #46, through `tr46`), which is what DNS and SMTP without SMTPUTF8 carry.
  *
  * @example
  * readEmail('Ada@Example.COM')                            // { address: 'Ada@example.com' }
@@ -94,7 +97,7 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
   if (local.length > MAX_LOCAL || !(international ? LOCAL_INTERNATIONAL : LOCAL_ASCII).test(local)) {
     return { problem: 'format' };
   }
-  if (international && !oneScript(local)) return { problem: 'lookalike' };
+  if (international && !passesUts39(local)) return { problem: 'lookalike' };
 
   const ascii = asciiDomain(domain, international);
   if (typeof ascii !== 'string') return { problem: ascii.problem };
@@ -103,9 +106,8 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
 
 /** The domain in lower-case ASCII (A-labels for international labels), or the problem with it. */
 function asciiDomain(domain: string, international: boolean): string | { problem: EmailProblem } {
-  // domainToASCII applies UTS #46: lower case, IDNA mapping, punycode; '' when it cannot.
-  const ascii = international ? domainToASCII(domain) : domain.toLowerCase();
-  if (ascii === '' || ascii.length > MAX_DOMAIN) return { problem: 'format' };
+  const ascii = international ? toASCII(domain, UTS46) : domain.toLowerCase();
+  if (!ascii || ascii.length > MAX_DOMAIN) return { problem: 'format' };
   const labels = ascii.split('.');
   const tld = labels.at(-1) ?? '';
   if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^\d+$/.test(tld)) return { problem: 'format' };
@@ -113,24 +115,12 @@ function asciiDomain(domain: string, international: boolean): string | { problem
     if (!label.startsWith('xn--')) continue;
     // A punycode label is an international one, however it was typed.
     if (!international) return { problem: 'international' };
-    const unicode = domainToUnicode(label);
-    if (unicode === '' || domainToASCII(unicode) !== label) return { problem: 'format' };
-    if (unicode.normalize('NFKC') !== unicode || HIDDEN.test(unicode) || !oneScript(unicode)) {
+    const unicode = toUnicode(label, UTS46);
+    if (unicode.error || toASCII(unicode.domain, UTS46) !== label) return { problem: 'format' };
+    if (!IDNA2008_LABEL.test(unicode.domain)) return { problem: 'format' };
+    if (unicode.domain.normalize('NFKC') !== unicode.domain || HIDDEN.test(unicode.domain))
       return { problem: 'lookalike' };
-    }
+    if (!passesUts39(unicode.domain)) return { problem: 'lookalike' };
   }
   return ascii;
-}
-
-/** True when every letter of `part` is of a recommended script, and the scripts go together. */
-function oneScript(part: string): boolean {
-  const seen = new Set<string>();
-  for (const char of part) {
-    if (!/\p{L}/u.test(char)) continue;
-    const script = RECOMMENDED_SCRIPTS.find((s) => s.pattern.test(char));
-    if (!script) return false;
-    seen.add(script.name);
-  }
-  if (seen.size <= 1) return true;
-  return WRITTEN_TOGETHER.some((set) => [...seen].every((name) => set.has(name)));
 }

@@ -21,7 +21,7 @@ export type { CountryCode };
 export type PhoneProblem =
   /** Characters no phone number has (letters, an extension, invisible or full-width characters). */
   | 'format'
-  /** National input (no `+` or `00`) and no default country to read it in. */
+  /** No `+` and no default country to read it in (national input, or a country's own international prefix). */
   | 'countryCode'
   /** Not a valid number of its country (a digit too many or too few, a range not in use). */
   | 'invalid'
@@ -34,12 +34,23 @@ export type PhoneReading = { e164: string; problem?: undefined } | { e164?: unde
 /** Longer input is no phone number (E.164 has at most 15 digits; separators do not triple it). */
 const MAX_INPUT_LENGTH = 64;
 /**
- * Only ASCII digits, the separators people type (space, dash, brackets, dot, slash) and one
- * leading `+`. libphonenumber-js alone would read `+1 415 555 0123 abc`, `tel:` URIs, extensions
- * and full-width or Arabic-Indic digits: a number must look like one to the person who typed it.
+ * Spaces and dashes that pasted numbers carry (word processors, phones' contact cards, French
+ * typography): no-break space U+00A0, figure space U+2007, thin space U+2009, narrow no-break
+ * space U+202F; hyphen U+2010, non-breaking hyphen U+2011, figure dash U+2012, en dash U+2013,
+ * minus U+2212. They are read as the ASCII space and dash. Invisible characters (zero-width space,
+ * bidi controls) are not among them: they hide what a number says.
  */
-const TYPED = /^\+?[0-9 ()./-]+$/;
-const SEPARATORS = /[ ()./-]/g;
+const PASTED_SPACES = /[\u00a0\u2007\u2009\u202f]/g;
+const PASTED_DASHES = /[\u2010-\u2013\u2212]/g;
+/**
+ * Only ASCII digits, the separators people type (space, dash, brackets, dot, slash) and one
+ * leading `+` (or `(+`, a bracketed country code). libphonenumber-js alone would read
+ * `+1 415 555 0123 abc`, `tel:` URIs, extensions and full-width or Arabic-Indic digits: a number
+ * must look like one to the person who typed it.
+ */
+const TYPED = /^\(?\+?[0-9 ()./-]+$/;
+/** `(+44) 7400 123456`: the library reads a bracketed country code only inside free text. */
+const BRACKETED_COUNTRY_CODE = /^\(\s*\+\s*([0-9]{1,3})\s*\)/;
 /**
  * Kinds that cannot receive a sign-in link by WhatsApp or SMS, or that cost the sender more:
  * premium-rate numbers are how SMS pumping earns its money.
@@ -65,36 +76,41 @@ export function isCountryCode(value: unknown): value is CountryCode {
 }
 
 /**
- * A number as a person typed it. With `+` or `00` first it is international; anything else is
- * national, read in `defaultCountry`, and without one it is refused (`countryCode`) rather than
- * guessed: `(415) 555-0123` read as international is a Swiss number.
+ * A number as a person typed it, read by libphonenumber-js alone. With `+` first it is
+ * international. Anything else is read as it would be dialled in `defaultCountry`: that
+ * country's international prefixes (`0011` in Australia, `009` in Colombia, `001`/`002` in
+ * Korea, `00` in most of Europe, `011` in North America) and trunk prefix (`0`, `8`, `1`), as
+ * the library's metadata has them. Without a default country anything but `+` is refused
+ * (`countryCode`) rather than guessed: `(415) 555-0123` read as international is a Swiss number,
+ * and `002 1 268 464 1234` with `00` taken off is a Moroccan one.
  *
  * @example
  * readTypedPhone('+91 98765-43210')          // { e164: '+919876543210' }
  * readTypedPhone('(415) 555-0123', 'US')     // { e164: '+14155550123' }
+ * readTypedPhone('0011 501 622 1234', 'AU')  // { e164: '+5016221234' }: Belize, dialled from Australia
  * readTypedPhone('(415) 555-0123')           // { problem: 'countryCode' }
  */
 export function readTypedPhone(input: unknown, defaultCountry?: CountryCode): PhoneReading {
-  const typed = typedDigits(input);
+  const typed = typedText(input);
   if (typed === undefined) return { problem: 'format' };
-  if (typed.international) return check(parsePhoneNumberFromString(`+${typed.digits}`));
-  if (defaultCountry === undefined) return { problem: 'countryCode' };
-  return check(parsePhoneNumberFromString(typed.digits, defaultCountry));
+  if (!typed.startsWith('+') && defaultCountry === undefined) return { problem: 'countryCode' };
+  return check(parsePhoneNumberFromString(typed, { defaultCountry, extract: false }));
 }
 
 /**
  * A number in the service's form, digits with the country code (`919876543210`), or in E.164
- * (`+919876543210`, `00919876543210`): the country code is always there, so bare digits are
- * read as international. Separators are allowed, as in `readTypedPhone`.
+ * (`+919876543210`): the country code is always there, so bare digits are read as
+ * international. Separators are allowed, as in `readTypedPhone`; an international prefix
+ * (`0091...`) is not (it is refused: which prefix it is depends on where it was dialled).
  *
  * @example
  * readServicePhone('919876543210')   // { e164: '+919876543210' }
  * readServicePhone('+1 415 555 0123') // { e164: '+14155550123' }
  */
 export function readServicePhone(input: unknown): PhoneReading {
-  const typed = typedDigits(input);
-  if (typed === undefined) return { problem: 'format' };
-  return check(parsePhoneNumberFromString(`+${typed.digits}`));
+  const digits = serviceForm(input);
+  if (digits === undefined) return { problem: 'format' };
+  return check(parsePhoneNumberFromString(`+${digits}`, { extract: false }));
 }
 
 /**
@@ -108,8 +124,8 @@ export function readServicePhone(input: unknown): PhoneReading {
 export function verifiedPhone(input: unknown): string | undefined {
   const reading = readServicePhone(input);
   if (reading.e164 !== undefined) return reading.e164;
-  const typed = typedDigits(input);
-  return typed && /^[1-9]\d{7,14}$/.test(typed.digits) ? `+${typed.digits}` : undefined;
+  const digits = serviceForm(input);
+  return digits !== undefined && /^[1-9]\d{7,14}$/.test(digits) ? `+${digits}` : undefined;
 }
 
 /**
@@ -122,14 +138,29 @@ export function serviceDigits(e164: string): string {
   return e164.startsWith('+') ? e164.slice(1) : e164;
 }
 
-/** The digits of `input` and whether it was written with `+` or `00` (international). */
-function typedDigits(input: unknown): { digits: string; international: boolean } | undefined {
-  if (typeof input !== 'string' || input.length > MAX_INPUT_LENGTH || !TYPED.test(input)) return undefined;
-  const compact = input.replace(SEPARATORS, '');
-  if (compact.startsWith('+')) return { digits: compact.slice(1), international: true };
-  // No country code starts with 0, so `00` can only be the international prefix.
-  if (compact.startsWith('00')) return { digits: compact.slice(2), international: true };
-  return compact === '' ? undefined : { digits: compact, international: false };
+/**
+ * The input with pasted separators made ASCII and a bracketed country code unbracketed, when it
+ * looks like a number; `undefined` otherwise. Prefixes are left for the library to read.
+ */
+function typedText(input: unknown): string | undefined {
+  if (typeof input !== 'string' || input.length > MAX_INPUT_LENGTH) return undefined;
+  const text = input.replace(PASTED_SPACES, ' ').replace(PASTED_DASHES, '-').trim();
+  if (!TYPED.test(text) || !/[0-9]/.test(text)) return undefined;
+  return text.replace(BRACKETED_COUNTRY_CODE, '+$1 ');
+}
+
+/**
+ * The digits of a number in the service's form: country code first, `+` optional. An
+ * international prefix (`00`, `0011`, `011` ...) is not read here: which one it is depends on
+ * the country it was dialled from, so `002 1 268 464 1234` is no number to this function rather
+ * than a Moroccan one. Numbers typed by people go through `readTypedPhone` with their country.
+ */
+function serviceForm(input: unknown): string | undefined {
+  const typed = typedText(input);
+  if (typed === undefined) return undefined;
+  const compact = typed.replace(/[ ()./-]/g, '');
+  if (!/^\+?[0-9]+$/.test(compact)) return undefined;
+  return compact.startsWith('+') ? compact.slice(1) : compact;
 }
 
 function check(parsed: ReturnType<typeof parsePhoneNumberFromString>): PhoneReading {

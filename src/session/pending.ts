@@ -21,7 +21,8 @@ export interface PendingRequest {
   t: IdentityType[];
   /**
    * Hashes of the destinations the link was sent to (E.164 number, e-mail in lower case): an
-   * identity the service reports without `verified` counts as verified only if it is one of them.
+   * identity the service reports without `verified` counts as verified only when the send went to
+   * exactly one destination and it is that one (src/strategy/profile.ts `onlyDestination`).
    */
   d?: string[];
   /** Epoch ms after which the link has expired. */

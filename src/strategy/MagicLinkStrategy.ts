@@ -11,7 +11,6 @@ import type { RiskVerdict } from '../risk/index.js';
 import { buildLoginRecord, writeRecordOnLogin } from '../session/loginRecord.js';
 import {
   allPending,
-  hashDestination,
   hashRequestId,
   livePending,
   otherPendingHas,
@@ -378,10 +377,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */
   private async finish(req: HttpRequest, login: VerifiedLogin): Promise<void> {
     const risk = this.assess(login.viaToken, login.enrichments);
-    const sentTo = new Set(login.sentTo ?? []);
-    const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk, (value) =>
-      sentTo.has(hashDestination(value)),
-    );
+    const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk, login.sentTo);
     if (!profile) return void this.refuse('NO_VERIFIED_IDENTITY');
     if (login.handoff) profile.handoff = login.handoff;
     const { user, info } = await runVerify(this.verify, this.settings.passReqToCallback, req, profile);

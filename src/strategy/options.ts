@@ -60,8 +60,9 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   /** Policy for the verdict stored at login (the guards can re-assess under their own). */
   riskPolicy?: RiskPolicy;
   /**
-   * ISO 3166-1 alpha-2 code (`'US'`, `'IN'`) in which a mobile number typed without `+` or `00`
-   * is read. Default none: such a number is refused with a message asking for the country code.
+   * ISO 3166-1 alpha-2 code (`'US'`, `'IN'`) in which a mobile number typed without `+` is read,
+   * as it would be dialled there: its international prefixes (`00`, `011`, `0011` ...) and trunk
+   * prefix. Default none: such a number is refused with a message asking for the country code.
    */
   defaultCountry?: CountryCode;
   /** Accept e-mail addresses with non-ASCII letters (`josé@bücher.example`). Default false. */

@@ -12,6 +12,7 @@ import type {
 } from '../wire/types.js';
 import type { RiskVerdict } from '../risk/index.js';
 import { readServicePhone, verifiedPhone } from '../contact/phone.js';
+import { hashDestination } from '../session/pending.js';
 
 /** One verified identity, the same shape whichever call reported it (spec 2.3). */
 export interface MagicLinkIdentity {
@@ -79,22 +80,26 @@ export interface MagicLinkProfile {
   _json: MagicLinkRawAnswers;
 }
 
-/** Builds the profile from whatever answers the login gathered. */
+/**
+ * Builds the profile from whatever answers the login gathered. `sentTo` holds the hashes
+ * (`hashDestination`) of the destinations this browser's send went to.
+ */
 export function buildProfile(
   answers: MagicLinkRawAnswers,
   risk: RiskVerdict | undefined,
-  sentTo: (value: string) => boolean = () => false,
+  sentTo: readonly string[] = [],
 ): MagicLinkProfile | undefined {
   const { verification, tokenValidation, secureInfo, userInfo } = answers;
+  const vouchedBySend = onlyDestination(sentTo);
   const identities = mergeIdentities(
     [
       ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
-      // Verified only when the service says so, or, when it says nothing, when the identity is a
-      // destination this browser's send went to. Its time is `verifiedTimestamp` (epoch ms), or
-      // `verifiedAt` (ISO) in the older shape of the answer.
+      // Verified only when the service says so, or, when it says nothing, when the identity is the
+      // one destination this browser's send went to (see `onlyDestination`). Its time is
+      // `verifiedTimestamp` (epoch ms), or `verifiedAt` (ISO) in the older shape of the answer.
       ...(verification?.userDetails.identities ?? []).map((i) => {
         const normalized = normalizeIdentity(i, i.verifiedTimestamp ?? i.verifiedAt);
-        if (normalized && i.verified === undefined && sentTo(normalized.value)) normalized.verified = true;
+        if (normalized && i.verified === undefined && vouchedBySend(normalized.value)) normalized.verified = true;
         return normalized;
       }),
     ].filter((i) => i !== undefined),
@@ -142,6 +147,21 @@ export function buildProfile(
   if (signals) profile.secureInfo = signals;
   if (risk) profile.risk = risk;
   return profile;
+}
+
+/**
+ * Which identity the send itself vouches for when the service says nothing: the destination of a
+ * send that went to exactly one. The code came back through a link, and a one-destination send
+ * has one channel, so that link reached that destination. A send to two destinations (an e-mail
+ * and a mobile, chosen by whoever asked) proves only that one of them was reached, and the real
+ * service shares one request id across both channels, so nothing tells which: an attacker could
+ * send to {own e-mail, victim's mobile}, click the e-mail link and have the mobile counted. There,
+ * only the service's `verified: true` counts.
+ */
+function onlyDestination(sentTo: readonly string[]): (value: string) => boolean {
+  const [only, ...others] = sentTo;
+  if (only === undefined || others.length > 0) return () => false;
+  return (value) => hashDestination(value) === only;
 }
 
 interface RawIdentity {

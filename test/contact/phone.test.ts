@@ -25,7 +25,14 @@ describe('readTypedPhone', () => {
   it.each([
     ['+1 (415) 555-0123', undefined, '+14155550123'],
     ['+91 98765-43210', undefined, '+919876543210'],
-    ['0091 98765 43210', undefined, '+919876543210'],
+    ['0091 98765 43210', 'IN', '+919876543210'],
+    ['0044 7400 123456', 'DE', '+447400123456'],
+    ['(+44) 7400 123456', undefined, '+447400123456'],
+    ['(+44)7400-123456', 'US', '+447400123456'],
+    ['+44\u00a07400\u00a0123456', undefined, '+447400123456'],
+    ['+33\u202f6\u202f12\u202f34\u202f56\u202f78', undefined, '+33612345678'],
+    ['+1 415\u2011555\u20110123', undefined, '+14155550123'],
+    ['06\u00a012\u00a034\u00a056\u00a078', 'FR', '+33612345678'],
     ['(415) 555-0123', 'US', '+14155550123'],
     ['011 41 44 668 18 00', 'US', '+41446681800'],
     ['07400 123456', 'GB', '+447400123456'],
@@ -57,6 +64,9 @@ describe('readTypedPhone', () => {
     ['1-415+555-0123', 'format'],
     ['', 'format'],
     ['+', 'format'],
+    ['()', 'format'],
+    ['(+)', 'format'],
+    ['+44 7400 123456 / 020 7946 0000', 'invalid'],
     [`+${'1'.repeat(70)}`, 'format'],
     ['+1 123 456 7890', 'invalid'],
     ['+44 7700 900123', 'invalid'],
@@ -141,7 +151,7 @@ const typedForm = fc
       form === 'e164'
         ? sprinkle(n.e164, seeds)
         : form === '00'
-          ? sprinkle(`00${n.e164.slice(1)}`, seeds)
+          ? sprinkle(`+${n.e164.slice(1)}`, seeds)
           : form === 'international'
             ? parsed.formatInternational()
             : parsed.formatNational();
@@ -191,11 +201,15 @@ describe('phone properties', () => {
           expect(e164).toMatch(/^\+[1-9]\d{6,14}$/);
           expect(readServicePhone(e164)).toEqual({ e164 });
           const typed = text.replace(/\D/g, '');
-          const international = /^(\+|00)/.test(text.replace(/[ ()./-]/g, ''));
-          // A national number gets its country's calling code, which was not typed.
-          const added = international ? '' : getCountryCallingCode(country!);
-          expect(e164.slice(1, 1 + added.length)).toBe(added);
-          expect(isSubsequence(e164.slice(1 + added.length), typed)).toBe(true);
+          // Typed with `+` or an international prefix, every digit was typed; a national number
+          // gets its country's calling code, which was not.
+          const international = isSubsequence(e164.slice(1), typed);
+          if (text.trim().startsWith('+') || country === undefined) expect(international).toBe(true);
+          if (!international) {
+            const added = getCountryCallingCode(country!);
+            expect(e164.slice(1, 1 + added.length)).toBe(added);
+            expect(isSubsequence(e164.slice(1 + added.length), typed)).toBe(true);
+          }
         },
       ),
       runs,

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtplessClient } from '../../src/client/index.js';
 import { buildProfile } from '../../src/strategy/profile.js';
+import { hashDestination } from '../../src/session/pending.js';
 import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
 import { copy, verifyCodeOk } from '../client/helpers/fixtures.js';
 
@@ -105,7 +106,7 @@ describe('profile from verify-code', () => {
     const verification = await client.verifyCode('code-1');
     // Not a destination of this browser's send: no verified identity, no profile (the login is refused).
     expect(buildProfile({ verification }, undefined)).toBeUndefined();
-    const sentHere = buildProfile({ verification }, undefined, (value) => value === '+919876543210');
+    const sentHere = buildProfile({ verification }, undefined, [hashDestination('+919876543210')]);
     expect(sentHere?.phoneNumbers).toEqual([{ value: '+919876543210', verified: true }]);
     expect(sentHere?.id).toBe('+919876543210');
   });

@@ -52,7 +52,7 @@ describe('send limits per destination', () => {
       strategy: { defaultCountry: 'US', limits: { perDestination: { limit: 4, windowSeconds: 60 } } },
     });
     const browser = h.browser();
-    for (const mobile of ['+1 415 555 0142', '(415) 555-0142', '001 415 555 0142', '415.555.0142']) {
+    for (const mobile of ['+1 415 555 0142', '(415) 555-0142', '011 1 415 555 0142', '415.555.0142']) {
       expect((await browser.post('/auth/magic-link').set(json).send({ mobile })).status).toBe(200);
     }
     const refused = await browser.post('/auth/magic-link').set(json).send({ mobile: '1 415 555 0142' });

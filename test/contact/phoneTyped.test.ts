@@ -1,0 +1,170 @@
+// Numbers typed the ways people type them, for every region libphonenumber-js has an example
+// mobile for: national with the trunk prefix, with each of the country's international prefixes,
+// with `+`, with a bracketed country code, with the separators pastes carry. Each reads to the
+// example's E.164 or is refused; none becomes another number. The prefixes come from the
+// library's metadata (the rule under test must not invent any).
+import fc from 'fast-check';
+import { getCountries, getExampleNumber, Metadata } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
+import { describe, expect, it } from 'vitest';
+import { readTypedPhone } from '../../src/contact/phone.js';
+
+describe('the numbers of the issue', () => {
+  it.each([
+    // Belize dialled from Australia (0011 is its prefix), not the US number +1 501 622 1234.
+    ['0011 501 622 1234', 'AU', '+5016221234', '+15016221234'],
+    // Antigua dialled from Colombia (009) and from Korea (002), not India or Morocco.
+    ['009 1 268 464 1234', 'CO', '+12684641234', '+9112684641234'],
+    ['002 1 268 464 1234', 'KR', '+12684641234', '+212684641234'],
+  ] as const)('%j typed in %s reads as %s (never %s)', (input, country, e164, misread) => {
+    expect(readTypedPhone(input, country)).toEqual({ e164 });
+    expect(readTypedPhone(input, country).e164).not.toBe(misread);
+  });
+
+  it.each(['0011 501 622 1234', '009 1 268 464 1234', '002 1 268 464 1234', '0091 98765 43210'])(
+    '%j without a default country is refused: which prefix it is depends on the country',
+    (input) => {
+      expect(readTypedPhone(input)).toEqual({ problem: 'countryCode' });
+    },
+  );
+});
+
+// ---------------------------------------------------------------- every region
+
+const metadata = new Metadata();
+const iddCache = new Map<string, string[]>();
+/** Every digit string of 1 to 5 digits the country's international-prefix pattern matches. */
+function internationalPrefixes(country: CountryCode): string[] {
+  metadata.selectNumberingPlan(country);
+  const pattern = metadata.numberingPlan?.IDDPrefix() ?? '';
+  const cached = iddCache.get(pattern);
+  if (cached) return cached;
+  const whole = new RegExp(`^(?:${pattern})$`);
+  const found: string[] = [];
+  if (pattern !== '') {
+    for (let length = 1; length <= 5; length += 1) {
+      for (let n = 0; n < 10 ** length; n += 1) {
+        const digits = String(n).padStart(length, '0');
+        if (whole.test(digits)) found.push(digits);
+      }
+    }
+  }
+  iddCache.set(pattern, found);
+  return found;
+}
+
+interface Region {
+  country: CountryCode;
+  e164: string;
+  callingCode: string;
+  /** The national significant number, grouped as the library formats it. */
+  grouped: string;
+  national: string;
+}
+
+const REGIONS: Region[] = getCountries().flatMap((country) => {
+  const example = getExampleNumber(country, examples);
+  if (!example) return [];
+  const international = example.formatInternational();
+  const callingCode = example.countryCallingCode;
+  return [
+    {
+      country,
+      e164: example.number,
+      callingCode,
+      grouped: international.slice(callingCode.length + 2),
+      national: example.formatNational(),
+    },
+  ];
+});
+
+/** The separators pastes carry, each replacing every ASCII space (or dash) of a written number. */
+const PASTES: Array<[string, (text: string) => string]> = [
+  ['as written', (t) => t],
+  ['no-break space', (t) => t.replace(/ /g, '\u00a0')],
+  ['narrow no-break space', (t) => t.replace(/ /g, '\u202f')],
+  ['non-breaking hyphen', (t) => t.replace(/[ -]/g, '\u2011')],
+];
+
+/** The ways a person in `from` writes the region's number. */
+function writings(region: Region, from: CountryCode): Array<{ way: string; text: string; country?: CountryCode }> {
+  const plus = [
+    { way: 'E.164', text: region.e164 },
+    { way: 'international', text: `+${region.callingCode} ${region.grouped}` },
+    { way: 'bracketed country code', text: `(+${region.callingCode}) ${region.grouped}` },
+  ];
+  const dialled = internationalPrefixes(from).map((idd) => ({
+    way: 'international prefix',
+    text: `${idd} ${region.callingCode} ${region.grouped}`,
+    country: from,
+  }));
+  const national = from === region.country ? [{ way: 'national', text: region.national, country: from }] : [];
+  const all = [...plus, ...plus.map((p) => ({ ...p, country: from })), ...dialled, ...national];
+  return all.flatMap((w) => PASTES.map(([paste, apply]) => ({ ...w, way: `${w.way}, ${paste}`, text: apply(w.text) })));
+}
+
+describe('every region’s example mobile, typed the ways people type', () => {
+  it('typed in its own country: reads to its E.164 or is refused, never another number', () => {
+    const tally = { tries: 0, read: 0, refused: 0, other: [] as string[] };
+    const refusedWriting: string[] = [];
+    for (const region of REGIONS) {
+      const numberRead = readTypedPhone(region.e164).e164 !== undefined;
+      for (const { way, text, country } of writings(region, region.country)) {
+        tally.tries += 1;
+        const reading = readTypedPhone(text, country);
+        if (reading.e164 === undefined) {
+          tally.refused += 1;
+          if (numberRead) refusedWriting.push(`${region.country} ${way} ${JSON.stringify(text)}: ${reading.problem}`);
+        } else if (reading.e164 === region.e164) tally.read += 1;
+        else tally.other.push(`${region.country} ${way} ${JSON.stringify(text)} -> ${reading.e164}`);
+      }
+    }
+    console.info(
+      `own country: ${REGIONS.length} regions, ${tally.tries} writings, ${tally.read} read, ${tally.refused} refused`,
+    );
+    expect(tally.other).toEqual([]);
+    // A refusal is of the number (a kind no link reaches), or of an international prefix that
+    // overlaps the country code: Hong Kong dials `008` too, so `00 852 ...` reads as `008` and
+    // `52 ...`, no valid number. The library reads it so; the rule refuses it, as it must.
+    expect(refusedWriting.every((r) => r.startsWith('HK international prefix'))).toBe(true);
+    expect(refusedWriting.length).toBe(PASTES.length);
+    expect(tally.read).toBeGreaterThan(tally.tries * 0.9);
+  });
+
+  it('typed in any country with its international prefixes: the same E.164 or refused (property)', () => {
+    const tally = { tries: 0, read: 0, refused: 0 };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...REGIONS),
+        fc.constantFrom(...REGIONS.map((r) => r.country)),
+        fc.nat(),
+        (region, from, pick) => {
+          const ways = writings(region, from);
+          const { text, country } = ways[pick % ways.length]!;
+          const reading = readTypedPhone(text, country);
+          tally.tries += 1;
+          if (reading.e164 === undefined) tally.refused += 1;
+          else tally.read += 1;
+          expect([undefined, region.e164]).toContain(reading.e164);
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+    console.info(`any country (fast-check): ${tally.tries} tries, ${tally.read} read, ${tally.refused} refused`);
+    expect(tally.read).toBeGreaterThan(0);
+  });
+
+  it('without a default country: `+` forms read, every other form is refused', () => {
+    let tries = 0;
+    for (const region of REGIONS) {
+      for (const { way, text, country } of writings(region, region.country)) {
+        if (country !== undefined) continue;
+        tries += 1;
+        expect([undefined, region.e164], way).toContain(readTypedPhone(text).e164);
+      }
+      expect(readTypedPhone(region.national)).toEqual({ problem: 'countryCode' });
+    }
+    expect(tries).toBeGreaterThan(REGIONS.length * 10);
+  });
+});
