@@ -238,14 +238,14 @@ export async function runClientBench(
       call: 'getUserInfo',
       base: 'bare',
       baseName: 'bare undici.request, keep-alive Agent',
-      target: { on: 'ratio' as const, op: '>=' as const, value: 0.9 },
+      target: { on: 'ratio' as const, op: '>=' as const, value: 0.95 },
     },
     {
       id: 'client.verifyCode',
       call: 'verifyCode',
       base: 'bare',
       baseName: 'bare undici.request, keep-alive Agent',
-      target: { on: 'ratio' as const, op: '>=' as const, value: 0.9 },
+      target: { on: 'ratio' as const, op: '>=' as const, value: 0.95 },
     },
     {
       id: 'client.getUserInfo.vsSdk',

@@ -7,8 +7,8 @@ import { cpus, loadavg } from 'node:os';
 import { round3 } from './stats.js';
 
 export interface Target {
-  /** What the target is about: the ratio ours/baseline, or our own figure. */
-  on: 'ratio' | 'ours';
+  /** What the target is about: the ratio ours/baseline, our own figure, or ours minus baseline. */
+  on: 'ratio' | 'ours' | 'difference';
   op: '>=' | '<=' | '<';
   value: number;
 }
@@ -32,7 +32,7 @@ export function row(r: Omit<BenchRow, 'ratio' | 'met'>): BenchRow {
   const ratio = r.ours / r.baseline;
   let met: boolean | null = null;
   if (r.target) {
-    const value = r.target.on === 'ratio' ? ratio : r.ours;
+    const value = r.target.on === 'ratio' ? ratio : r.target.on === 'difference' ? r.ours - r.baseline : r.ours;
     met =
       r.target.op === '>='
         ? value >= r.target.value
@@ -45,7 +45,7 @@ export function row(r: Omit<BenchRow, 'ratio' | 'met'>): BenchRow {
 
 export function targetText(t: Target | null): string {
   if (!t) return 'reported';
-  return `${t.on === 'ratio' ? 'ratio' : 'figure'} ${t.op} ${t.value}`;
+  return `${t.on === 'ratio' ? 'ratio' : t.on === 'difference' ? 'difference' : 'figure'} ${t.op} ${t.value}`;
 }
 
 export function printTable(rows: readonly BenchRow[]): void {
@@ -81,7 +81,7 @@ export function writeResults(file: URL, rows: readonly BenchRow[], info: RunInfo
       loadAverageAfter: loadavg().map(round3),
     },
     seconds: round3(info.seconds),
-    benchmarks: rows,
+    benchmarks: rows.map((r) => ({ ...r, goal: targetText(r.target) })),
   };
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
@@ -120,7 +120,11 @@ export function writeSvg(file: URL, rows: readonly BenchRow[], title: string): v
     const colour = r.met === null ? '#9aa3b2' : r.met ? '#2e9e5b' : '#d64545';
     const onFigure = r.target?.on === 'ours';
     const value = onFigure && r.target ? r.ours / r.target.value : r.ratio;
-    const tickAt = onFigure ? 1 : r.target?.value;
+    const tickAt = onFigure
+      ? 1
+      : r.target?.on === 'difference'
+        ? (r.baseline + r.target.value) / r.baseline
+        : r.target?.value;
     parts.push(`<text x="16" y="${y + 17}">${escape(r.title)}${onFigure ? ' *' : ''}</text>`);
     parts.push(
       `<rect x="${x(0)}" y="${y + 5}" width="${Math.max(2, x(value) - x(0))}" height="16" rx="3" fill="${colour}"/>`,

@@ -8,6 +8,7 @@ import { boolOption, functionOption, oneOfOption, optionError } from '../options
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { writeLoginRisk } from '../session/loginRecord.js';
+import { isOpenedValue } from '../session/sealedSignals.js';
 import type { LoginRecord, LoginRiskRecord } from '../session/loginRecord.js';
 import { checkGuardOptions, createGuard } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
@@ -107,6 +108,24 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   const staleAction = opts.staleAction ?? 'challenge';
   const backoffMs = opts.refetchBackoffMs ?? DEFAULT_REFETCH_BACKOFF_MS;
 
+  /**
+   * Verdicts on opened sealed signals, by the signals object: `assessRisk` is pure, and those
+   * objects are authenticated, frozen and shared by every request of the login (see
+   * `isOpenedValue`), so the same object read at the same time always gets the same verdict.
+   * Every other input (missing, unreadable, a server-side session's signals) is judged anew.
+   */
+  const verdicts = new WeakMap<object, { at: number; verdict: RiskVerdict }>();
+  const assess = (signals: unknown, at: number): RiskVerdict => {
+    if (!isOpenedValue(signals)) return assessRisk(signals, policy, { now: at });
+    const known = verdicts.get(signals as object);
+    const verdict = known?.at === at ? known.verdict : assessRisk(signals, policy, { now: at });
+    if (known?.at !== at) verdicts.set(signals as object, { at, verdict });
+    // A copy: the caller's verdict is theirs to change (req.risk, a stale reason pushed).
+    const copy: RiskVerdict = { action: verdict.action, reasons: verdict.reasons.map((reason) => ({ ...reason })) };
+    if (verdict.score !== undefined) copy.score = verdict.score;
+    return copy;
+  };
+
   /** True when the signals are older than `maxAgeMs` (or were never read). */
   const isStale = (record: LoginRecord, now: number): boolean =>
     opts.maxAgeMs !== undefined && (!record.risk || now - record.risk.at > opts.maxAgeMs);
@@ -116,9 +135,7 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
     // Judged as of when they were read (a factory reset "6 days before" stays 6 days before);
     // how old they may be is maxAgeMs's business.
-    const verdict = assessRisk(record.risk?.signals ?? undefined, policy, {
-      now: record.risk?.at ?? now,
-    }) as GuardVerdict;
+    const verdict = assess(record.risk?.signals ?? undefined, record.risk?.at ?? now) as GuardVerdict;
     verdict.signalsAt = record.risk?.at ?? null;
     verdict.stale = stale;
     verdict.refreshed = refreshed;

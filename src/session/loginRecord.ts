@@ -124,8 +124,12 @@ function userBinding(session: SessionLike, remember = true): string | undefined 
   const passport = session.passport as { user?: unknown } | undefined;
   const user = passport && typeof passport === 'object' ? passport.user : undefined;
   if (user === undefined) return undefined;
+  if (!remember) return hashUser(JSON.stringify(user) ?? '');
+  // Serializing on every guarded request would cost more than the decision: an object user
+  // seen before is compared member by member with what it held then (see `sameMembers`).
+  const seen = typeof user === 'object' && user !== null ? SEEN_USERS.get(user) : undefined;
+  if (seen !== undefined && sameMembers(user as object, seen)) return seen.binding;
   const text = JSON.stringify(user) ?? '';
-  if (!remember) return hashUser(text);
   // Hashing on every guarded request would cost more than the decision: keep recent ones.
   let binding = BINDINGS.get(text);
   if (binding === undefined) {
@@ -133,7 +137,56 @@ function userBinding(session: SessionLike, remember = true): string | undefined 
     if (BINDINGS.size >= MAX_BINDINGS) BINDINGS.delete(BINDINGS.keys().next().value as string);
     BINDINGS.set(text, binding);
   }
+  const members = typeof user === 'object' && user !== null ? flatMembers(user) : undefined;
+  if (members) SEEN_USERS.set(user as object, { ...members, binding });
   return binding;
+}
+
+/** An object user's members when it was bound: its keys and primitive values, in order. */
+interface SeenUser {
+  keys: string[];
+  values: unknown[];
+  binding: string;
+}
+
+/** By the user object itself (one session object lives for one request, or in a test, many). */
+const SEEN_USERS = new WeakMap<object, SeenUser>();
+
+/**
+ * The members of a plain object whose JSON is fully given by its own keys and primitive
+ * values (no nested object, no `toJSON`, no bigint), or `undefined` for any other object.
+ */
+function flatMembers(user: object): Omit<SeenUser, 'binding'> | undefined {
+  const proto: unknown = Object.getPrototypeOf(user);
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in user) return undefined;
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const key in user) {
+    const value: unknown = (user as Record<string, unknown>)[key];
+    if ((typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'bigint') {
+      return undefined;
+    }
+    keys.push(key);
+    values.push(value);
+  }
+  return { keys, values };
+}
+
+/**
+ * True when `user` still has exactly the keys (same order) and values it had when bound, so its
+ * JSON, and the binding, are unchanged; any change (a member added, removed, reordered or
+ * changed, even NaN for NaN) reads as not the same, and the user is serialized again.
+ */
+function sameMembers(user: object, seen: SeenUser): boolean {
+  const { keys, values } = seen;
+  let i = 0;
+  for (const key in user) {
+    if (keys[i] !== key || values[i] !== (user as Record<string, unknown>)[key]) return false;
+    i++;
+  }
+  if (i !== keys.length) return false;
+  const proto: unknown = Object.getPrototypeOf(user);
+  return (proto === Object.prototype || proto === null) && !('toJSON' in user);
 }
 
 function hashUser(text: string): string {

@@ -76,28 +76,57 @@ export function sealValue(req: object, value: unknown, context: string): string 
 export const UNREADABLE = Symbol('unreadable');
 
 /**
- * Values already opened, per list of secrets: a guard runs on every request, and opening costs
- * several times the whole decision. Safe to reuse, since GCM authenticates what it opens: the
- * same sealed text under the same secrets and context always opens to the same value.
+ * Values already opened, per list of secrets, by sealed text: a guard runs on every request,
+ * and opening costs several times the whole decision. Safe to reuse, since GCM authenticates
+ * what it opens: the same sealed text under the same secrets and context always opens to the
+ * same value. The context is kept beside the value and compared, so a sealed text moved into
+ * another record (another context) is opened, and refused, again.
  */
-const OPENED = new WeakMap<readonly string[], Map<string, unknown>>();
+const OPENED = new WeakMap<readonly string[], Map<string, Opened>>();
 const MAX_OPENED = 1_000;
+
+interface Opened {
+  context: string;
+  value: unknown;
+}
+
+/**
+ * Objects `openValue` handed out: deeply frozen and shared by every request that opens the
+ * same sealed text, so whoever reads one may remember what it concluded from it.
+ */
+const SHARED = new WeakSet<object>();
 
 /** The value `sealValue` sealed, or `UNREADABLE`. Never throws. */
 export function openValue(req: object, sealed: unknown, context: string): unknown {
   if (typeof sealed !== 'string') return UNREADABLE;
   const secrets = sealSecretsOf(req);
   let opened = OPENED.get(secrets);
-  const cacheKey = `${context}\0${sealed}`;
-  if (opened?.has(cacheKey)) return opened.get(cacheKey);
+  // One lookup by the sealed text; the context is compared, not hashed with it.
+  const hit = opened?.get(sealed);
+  if (hit !== undefined && hit.context === context) return hit.value;
   const value = open(secrets, sealed, context);
   if (value !== UNREADABLE) {
     if (!opened) OPENED.set(secrets, (opened = new Map()));
     // Oldest first out: the sessions still in use are opened again at their next request.
-    if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+    if (hit === undefined && opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
     // Shared by every request that opens it: nobody may change it.
-    opened.set(cacheKey, typeof value === 'object' && value !== null ? Object.freeze(value) : value);
+    opened.set(sealed, { context, value: deepFreeze(value) });
   }
+  return value;
+}
+
+/**
+ * True for an object `openValue` gave: authenticated, deeply frozen and shared, so a pure
+ * judgement of it (with the same other inputs) may be remembered by its identity.
+ */
+export function isOpenedValue(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && SHARED.has(value);
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  SHARED.add(Object.freeze(value));
   return value;
 }
 

@@ -364,8 +364,12 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   ): Promise<VerifiedLogin> {
     const token = verification.userDetails.token;
     // The link's token is spent with the code: POSTed later as a frontend token, it is refused.
-    await this.useTokenOnce(token);
-    const enrichments = await enrichLogin(this.client, token, this.settings.enrich);
+    // Marking it needs none of the enrichments, so both run at once (a shared store's round
+    // trip beside the service's); a store that fails still fails the login.
+    const [, enrichments] = await Promise.all([
+      this.useTokenOnce(token),
+      enrichLogin(this.client, token, this.settings.enrich),
+    ]);
     return { viaToken: false, token, verification, enrichments, handoff, sentTo };
   }
 

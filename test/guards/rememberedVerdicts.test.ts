@@ -1,0 +1,114 @@
+import type { NextFunction, Request, Response } from 'express';
+import Keygrip from 'keygrip';
+import type { Response as SupertestResponse } from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { requireLowRisk } from '../../src/index.js';
+import type { GuardVerdict, RiskAuditEvent } from '../../src/index.js';
+import { loginVia } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+
+// The guard remembers what it may across requests (opened signals by sealed text, verdicts by
+// opened signals, user bindings by user object): none of it may let a changed user, a sealed
+// value moved into another record, or a handler's change to req.risk decide a later request.
+const { harness } = useSharedEmulator();
+const json = { accept: 'application/json' };
+
+/** The cookie-session cookie of a response, decoded as anyone holding it can. */
+function sessionCookie(res: SupertestResponse): Record<string, { risk: { s: string } }> {
+  const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const value = set
+    .find((c) => c.startsWith('sess='))
+    ?.split(';')[0]
+    ?.slice('sess='.length);
+  if (!value) throw new Error('no session cookie set');
+  return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as never;
+}
+
+/** A cookie header for `session`, signed with the harness's cookie key as cookie-session does. */
+function signedCookie(session: unknown): string {
+  const value = Buffer.from(JSON.stringify(session)).toString('base64');
+  const sig = new Keygrip(['harness-cookie-key']).sign(`sess=${value}`);
+  return `sess=${value}; sess.sig=${sig}`;
+}
+
+describe('what requireLowRisk() remembers never decides for another login, user or request', () => {
+  it('sealed signals moved into another login’s record are refused, after both were opened', async () => {
+    const events: RiskAuditEvent[] = [];
+    const h = await harness({
+      strategy: { enrich: ['secureInfo'] },
+      routes: (app) =>
+        app.get('/guarded', requireLowRisk({ audit: (e) => events.push(e) }), (_q, r) => r.json({ ok: true })),
+    });
+    const clean = h.browser();
+    const risky = h.browser();
+    const cleanLogin = await loginVia(h, clean, { email: 'clean-moved@example.com' }, 'clean');
+    const riskyLogin = await loginVia(h, risky, { email: 'risky-moved@example.com' }, 'vpn');
+    // Both logins' signals are opened (and remembered) once.
+    expect((await clean.get('/guarded').set(json)).status).toBe(200);
+    expect((await risky.get('/guarded').set(json)).status).toBe(403);
+
+    // The risky session, signed as the app signs it, carrying the clean login's sealed signals.
+    const forged = sessionCookie(riskyLogin);
+    forged.otpless!.risk.s = sessionCookie(cleanLogin).otpless!.risk.s;
+    const res = await h.browser().get('/guarded').set(json).set('cookie', signedCookie(forged));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: { code: 'RISK_BLOCKED' } });
+    expect(events.at(-1)?.reasons).toContainEqual(expect.objectContaining({ signal: 'malformed' }));
+  });
+
+  it('a user changed in place after a decision no longer has the login record', async () => {
+    const guard = requireLowRisk();
+    const h = await harness({
+      strategy: { enrich: ['secureInfo'] },
+      routes: (app) =>
+        app.get(
+          '/switch',
+          guard,
+          (req: Request, _res: Response, next: NextFunction) => {
+            const to = req.query.to;
+            const user = (req.session as unknown as { passport: { user: Record<string, unknown> } }).passport.user;
+            if (to === 'same') user.id = String(user.id);
+            else if (to === 'added') user.role = 'admin';
+            else if (to === 'removed') delete user.email;
+            else user.id = 'someone-else@example.com';
+            next();
+          },
+          guard,
+          (_req, res) => res.json({ ok: true }),
+        ),
+    });
+    // Each change in a session of its own: cookie-session saves the changed user, after all.
+    const session = async (to: string) => {
+      const browser = h.browser();
+      await loginVia(h, browser, { email: `in-place-${to}@example.com` }, 'clean');
+      return browser.get(`/switch?to=${to}`).set(json);
+    };
+    // The same members again: still the user the login was written for.
+    expect((await session('same')).status).toBe(200);
+    for (const to of ['other', 'added', 'removed']) {
+      const res = await session(to);
+      expect(res.status, to).toBe(500);
+      expect(res.body.error.code, to).toBe('SETUP_ERROR');
+      expect(res.body.error.message, to).toMatch(/found no magic-link login in this session/);
+    }
+  });
+
+  it('a handler that changes req.risk changes nothing for the next request', async () => {
+    const h = await harness({
+      strategy: { enrich: ['secureInfo'] },
+      routes: (app) =>
+        app.get('/guarded', requireLowRisk(), (req, res) => {
+          const risk = (req as unknown as { risk: GuardVerdict }).risk;
+          const seen = { action: risk.action, reasons: risk.reasons.length };
+          risk.action = 'block';
+          risk.reasons.push({ signal: 'vpn', action: 'block' });
+          res.json(seen);
+        }),
+    });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'mutates@example.com' }, 'clean');
+    for (let i = 0; i < 3; i++) {
+      expect((await browser.get('/guarded').set(json)).body).toEqual({ action: 'allow', reasons: 0 });
+    }
+  });
+});
