@@ -1,5 +1,5 @@
-import { OtplessClient } from '../../src/index.js';
-import type { EndpointName, OtplessClientOptions } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
+import type { EndpointName, OtplessClientOptions } from '../../src/client/index.js';
 
 /** The limit of the one call a test holds; the test holds that answer far longer (seconds). */
 export const SHORT_TIMEOUT_MS = 200;
