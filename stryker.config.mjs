@@ -9,7 +9,8 @@ export default {
   packageManager: 'npm',
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  // related: only the test files that import (directly or not) a mutated file run at all.
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   coverageAnalysis: 'perTest',
   mutate: [
     'src/flow/**/*.ts',
@@ -31,6 +32,8 @@ export default {
   // Some tests import the built package (the examples): build it from the mutated sources.
   buildCommand: 'npx tsup',
   concurrency: 2,
+  // The first run of every test, with coverage per test, takes minutes on a busy machine.
+  dryRunTimeoutMinutes: 30,
   timeoutMS: 30_000,
   timeoutFactor: 2,
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -38,8 +38,10 @@ const ALWAYS_EXCLUDED = ['test/e2e/**', 'node_modules/**'];
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Generous: a test's own limit is no race either. Held answers outlast it only where a
+    // hang must fail the test, and on a machine at load 19 a busy test took minutes, not 20 s.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default on 2 cores is one worker, so a test waiting on a socket, a child
     // process or a held answer would hold up the whole suite; three overlap those waits.
