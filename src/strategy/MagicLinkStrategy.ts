@@ -50,7 +50,7 @@ interface VerifiedLogin {
   verification: CodeVerificationResult | undefined;
   enrichments: Enrichments;
   handoff?: MagicLinkHandoff | undefined;
-  /** Hashes of the destinations this browser's send went to (see `PendingRequest.d`). */
+  /** Hashes of the destinations this browser's send went to (see `PendingRequest.destinationHashes`). */
   sentTo?: readonly string[] | undefined;
   /** Epoch ms the signals describe: the service's authentication time on the token path. */
   signalsAt?: number | undefined;
