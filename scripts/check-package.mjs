@@ -1,5 +1,6 @@
 // Checks the package as it would be published: publint and attw on the packed tarball, then
-// that every entry point loads under require and import, and that both CLIs answer --help.
+// that every entry point loads under require and import, that both CLIs answer --help, and that
+// a consumer compiles against the packed declarations under each @types/node major.
 // Run after `npm run build`. Exits non-zero on the first failure.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -47,4 +48,6 @@ console.log('otpless-emulator --help: ok');
 const checkHelp = execFileSync(process.execPath, ['dist/check.js', '--help'], { encoding: 'utf8' });
 if (!/otpless-check/.test(checkHelp)) throw new Error('otpless-check --help printed no usage');
 console.log('otpless-check --help: ok');
+// The declarations under tsc --strict without skipLibCheck, for each @types/node major.
+run(process.execPath, ['scripts/check-types.mjs']);
 console.log('package checks passed');

@@ -6,6 +6,7 @@
  * Publishing costs nothing when nobody listens: every site checks `hasSubscribers` first.
  */
 import { channel, tracingChannel } from 'node:diagnostics_channel';
+import type { Channel } from 'node:diagnostics_channel';
 import type { IdentityType } from './wire/types.js';
 import type { EndpointName } from './wire/endpoints.js';
 
@@ -78,8 +79,40 @@ export interface ServiceCallContext {
   error?: unknown;
 }
 
+/** What each subscriber of `channels.serviceCall` is given: the call's context. */
+export interface ServiceCallSubscribers {
+  start(context: ServiceCallContext): void;
+  end(context: ServiceCallContext): void;
+  asyncStart(context: ServiceCallContext): void;
+  asyncEnd(context: ServiceCallContext): void;
+  error(context: ServiceCallContext): void;
+}
+
+/**
+ * `channels.serviceCall`: Node's `TracingChannel`, typed here by what a subscriber uses. Our own
+ * type, because @types/node swapped the order of `TracingChannel`'s type parameters (20:
+ * store, context; 24+: context, store), and a declaration naming either order fails to compile
+ * under the other.
+ */
+export interface ServiceCallChannel {
+  subscribe(subscribers: Partial<ServiceCallSubscribers>): void;
+  unsubscribe(subscribers: Partial<ServiceCallSubscribers>): boolean;
+}
+
+/** The tracing channel around every call to the service, fully typed, for our own use. */
+export const serviceCallTracing = tracingChannel<unknown, ServiceCallContext>('passport-otpless:service:call');
+
 /** The package's channels, by name. */
-export const channels = {
+export const channels: {
+  readonly linkSent: Channel;
+  readonly sendRefused: Channel;
+  readonly loginSucceeded: Channel;
+  readonly loginRefused: Channel;
+  readonly handoffApproved: Channel;
+  readonly handoffDenied: Channel;
+  readonly guardVerdict: Channel;
+  readonly serviceCall: ServiceCallChannel;
+} = {
   linkSent: channel('passport-otpless:link:sent'),
   sendRefused: channel('passport-otpless:send:refused'),
   loginSucceeded: channel('passport-otpless:login:succeeded'),
@@ -87,8 +120,8 @@ export const channels = {
   handoffApproved: channel('passport-otpless:handoff:approved'),
   handoffDenied: channel('passport-otpless:handoff:denied'),
   guardVerdict: channel('passport-otpless:guard:verdict'),
-  serviceCall: tracingChannel<unknown, ServiceCallContext>('passport-otpless:service:call'),
-} as const;
+  serviceCall: serviceCallTracing as unknown as ServiceCallChannel,
+};
 
 /** Every channel name, for documentation and tests. */
 export const CHANNEL_NAMES = [
@@ -108,7 +141,7 @@ export const CHANNEL_NAMES = [
 
 /** True when anyone listens to the service-call tracing channel (Node 20 has no `hasSubscribers` on it). */
 export function tracingServiceCalls(): boolean {
-  const t = channels.serviceCall as unknown as Record<
+  const t = serviceCallTracing as unknown as Record<
     'start' | 'end' | 'asyncEnd' | 'error',
     { hasSubscribers: boolean }
   >;

@@ -87,6 +87,8 @@ export type {
   HandoffDecidedEvent,
   GuardVerdictEvent,
   ServiceCallContext,
+  ServiceCallChannel,
+  ServiceCallSubscribers,
 } from './diagnostics.js';
 
 // Option types the strategy shares with the client, and the wire types its profile carries.

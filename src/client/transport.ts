@@ -8,7 +8,7 @@ import { parseServiceError } from './errorBody.js';
 import { redact, sanitizedCause, secretForms } from './redact.js';
 import type { Check } from './shapes/check.js';
 import { decodeBody } from './decode.js';
-import { channels, tracingServiceCalls, type ServiceCallContext } from '../diagnostics.js';
+import { serviceCallTracing, tracingServiceCalls, type ServiceCallContext } from '../diagnostics.js';
 import { Deadline } from './deadline.js';
 import { retryUnsent } from './retryUnsent.js';
 
@@ -73,7 +73,7 @@ export class Transport {
     let result: T | undefined;
     // The traced function resolves to nothing: tracePromise would put its value (the answer,
     // with the login's token) on the context every listener sees.
-    await channels.serviceCall.tracePromise(async () => {
+    await serviceCallTracing.tracePromise(async () => {
       try {
         result = await this.#send(route, path, body, shape, sensitive);
         context.status = 200; // a 2xx the shape accepted

@@ -11,23 +11,29 @@ import type { SessionLike } from './session.js';
  * `state`). A callback that binds to nothing leaves the other sends alone. Request ids are
  * stored as short hashes: the session (a cookie with cookie-session) never holds a value the
  * service would recognise.
+ *
+ * Each record carries its shape's version: a record of another version (0.1 wrote one-letter
+ * fields and none) is treated as absent, never misread, and the person asks for a new link.
  */
 export interface PendingRequest {
+  /** The shape's version: `PENDING_VERSION`. */
+  version: typeof PENDING_VERSION;
   /** The flow id of the send: the binding nonce the link brings back. */
-  f?: string;
+  flowId: string;
   /** Hashes of the service's request ids of the send (one per channel, or one shared). */
-  h: string[];
-  /** Channel types of the send, for display. */
-  t: IdentityType[];
+  requestIdHashes: string[];
   /**
    * Hashes of the destinations the link was sent to (E.164 number, e-mail in lower case): an
    * identity the service reports without `verified` counts as verified only when the send went to
    * exactly one destination and it is that one (src/strategy/profile.ts `onlyDestination`).
    */
-  d?: string[];
+  destinationHashes: string[];
   /** Epoch ms after which the link has expired. */
-  exp: number;
+  expiresAt: number;
 }
+
+/** The version of the pending-send records this code writes and reads. */
+export const PENDING_VERSION = 2;
 
 /** Key of the pending list in `req.session`. */
 export const PENDING_KEY = 'otplessPending';
@@ -53,15 +59,17 @@ export function allPending(session: SessionLike | null | undefined): PendingRequ
     (p): p is PendingRequest =>
       !!p &&
       typeof p === 'object' &&
-      Array.isArray(p.h) &&
-      typeof p.exp === 'number' &&
-      (p.f === undefined || typeof p.f === 'string'),
+      p.version === PENDING_VERSION &&
+      typeof p.flowId === 'string' &&
+      Array.isArray(p.requestIdHashes) &&
+      Array.isArray(p.destinationHashes) &&
+      typeof p.expiresAt === 'number',
   );
 }
 
 /** The session's live (not expired) pending requests; tolerates anything stored there. */
 export function livePending(session: SessionLike | null | undefined, now: number): PendingRequest[] {
-  return allPending(session).filter((p) => p.exp > now);
+  return allPending(session).filter((p) => p.expiresAt > now);
 }
 
 /** Remembers one send in the session, keeping the newest `MAX_PENDING` live ones. */
@@ -76,11 +84,11 @@ export function rememberPending(
   now: number,
 ): void {
   const entry: PendingRequest = {
-    f: send.flowId,
-    h: [...new Set(send.requestIds.map((r) => hashRequestId(r.value)))],
-    t: send.requestIds.map((r) => r.type),
-    d: send.destinations.map(hashDestination),
-    exp: send.expiresAt,
+    version: PENDING_VERSION,
+    flowId: send.flowId,
+    requestIdHashes: [...new Set(send.requestIds.map((r) => hashRequestId(r.value)))],
+    destinationHashes: send.destinations.map(hashDestination),
+    expiresAt: send.expiresAt,
   };
   session[PENDING_KEY] = [...livePending(session, now), entry].slice(-MAX_PENDING);
 }
@@ -91,7 +99,7 @@ export function takePendingByFlow(
   flowId: string,
   now: number,
 ): PendingRequest | undefined {
-  return takeWhere(session, now, (p) => p.f === flowId);
+  return takeWhere(session, now, (p) => p.flowId === flowId);
 }
 
 /** Takes the live send that got this request id out of the session; the others stay. */
@@ -101,18 +109,13 @@ export function takePendingByRequestId(
   now: number,
 ): PendingRequest | undefined {
   const wanted = hashRequestId(requestId);
-  return takeWhere(session, now, (p) => p.h.includes(wanted));
+  return takeWhere(session, now, (p) => p.requestIdHashes.includes(wanted));
 }
 
 /** True when a live send still in this session (the bound one already taken out) got this request id. */
 export function otherPendingHas(session: SessionLike | null | undefined, requestId: string, now: number): boolean {
   const wanted = hashRequestId(requestId);
-  return livePending(session, now).some((p) => p.h.includes(wanted));
-}
-
-/** Drops every pending send (a finished login needs none of them). */
-export function clearPending(session: SessionLike | null | undefined): void {
-  if (session) delete session[PENDING_KEY];
+  return livePending(session, now).some((p) => p.requestIdHashes.includes(wanted));
 }
 
 function takeWhere(

@@ -49,7 +49,7 @@ interface VerifiedLogin {
   verification: CodeVerificationResult | undefined;
   enrichments: Enrichments;
   handoff?: MagicLinkHandoff | undefined;
-  /** Hashes of the destinations this browser's send went to (see `PendingRequest.d`). */
+  /** Hashes of the destinations this browser's send went to (see `PendingRequest.destinationHashes`). */
   sentTo?: readonly string[] | undefined;
   /** Epoch ms the signals describe: the service's authentication time on the token path. */
   signalsAt?: number | undefined;
@@ -143,14 +143,12 @@ export class MagicLinkStrategy extends PassportStrategyBase {
    * const { status, match } = await strategy.flowStatus(req);
    */
   async flowStatus(req: HttpRequest): Promise<FlowStatusBody> {
-    const latest = allPending(sessionOf(req))
-      .filter((p) => p.f !== undefined)
-      .at(-1);
-    if (!latest?.f || !this.settings.handoff) return { status: 'none' };
+    const latest = allPending(sessionOf(req)).at(-1);
+    if (!latest || !this.settings.handoff) return { status: 'none' };
     const now = Date.now();
-    const expiresAt = new Date(latest.exp).toISOString();
-    if (latest.exp <= now) return { status: 'expired', expiresAt };
-    const { status, record } = await this.settings.handoff.status(latest.f, now);
+    const expiresAt = new Date(latest.expiresAt).toISOString();
+    if (latest.expiresAt <= now) return { status: 'expired', expiresAt };
+    const { status, record } = await this.settings.handoff.status(latest.flowId, now);
     return status === 'pending' && record ? { status, match: record.m, expiresAt } : { status, expiresAt };
   }
 
@@ -212,7 +210,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const mode = this.settings.crossDevice;
     if (mode !== 'accept' && !session) throw OtplessSetupError.missingSession();
     if (flowId === undefined) return this.byRequestId(req, code);
-    const own = livePending(session, now).some((p) => p.f === flowId);
+    const own = livePending(session, now).some((p) => p.flowId === flowId);
     if (own) {
       if (this.showsConfirmPage(req, code)) return undefined;
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
@@ -223,7 +221,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');
       if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
-      return this.enriched(verification, undefined, pending.d);
+      return this.enriched(verification, undefined, pending.destinationHashes);
     }
     // The link was opened in another browser than the one that asked for it.
     if (mode === 'refuse') return this.refuse('WRONG_BROWSER');
@@ -265,7 +263,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       );
       return this.refuse('WRONG_BROWSER');
     }
-    return this.enriched(verification, undefined, pending?.d);
+    return this.enriched(verification, undefined, pending?.destinationHashes);
   }
 
   /** The phone's side of a handoff: the approval page and its answer (src/flow/approve.ts). */
@@ -288,25 +286,27 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const handoff = this.settings.handoff;
     const session = sessionOf(req);
     const now = Date.now();
-    const flows = livePending(session, now)
-      .filter((p): p is PendingRequest & { f: string } => p.f !== undefined)
-      .reverse();
+    const flows = livePending(session, now).reverse();
     if (!handoff || flows.length === 0) return this.refuse('INVALID_CODE');
     let pending = false;
     let denied = false;
     for (const flow of flows) {
-      const taken = await handoff.take(flow.f, now);
+      const taken = await handoff.take(flow.flowId, now);
       if (taken.kind === 'approved') {
-        const mine = takePendingByFlow(session, flow.f, now);
+        const mine = takePendingByFlow(session, flow.flowId, now);
         if (!mine) return this.refuse('FLOW_EXPIRED');
         const { verification, approvedAt, approvedBy } = taken.approval;
         if (!this.requestIdAgrees(session, mine, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
         const askedBy = summarizeDevice(req.headers['user-agent']);
-        return this.enriched(verification, { approvedBy, approvedAt: new Date(approvedAt), askedBy }, mine.d);
+        return this.enriched(
+          verification,
+          { approvedBy, approvedAt: new Date(approvedAt), askedBy },
+          mine.destinationHashes,
+        );
       }
       if (taken.kind === 'denied') {
         denied = true;
-        takePendingByFlow(session, flow.f, now);
+        takePendingByFlow(session, flow.flowId, now);
       }
       if (taken.kind === 'pending') pending = true;
     }
@@ -347,7 +347,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     requestId: string,
     now: number,
   ): boolean {
-    if (pending.h.includes(hashRequestId(requestId))) return true;
+    if (pending.requestIdHashes.includes(hashRequestId(requestId))) return true;
     if (otherPendingHas(session, requestId, now)) return false;
     warnOnce(
       'OTPLESS_REQUEST_ID_DIFFERS',

@@ -12,6 +12,7 @@ import {
   takePendingByFlow,
   takePendingByRequestId,
   MAX_PENDING,
+  PENDING_VERSION,
 } from '../../src/session/pending.js';
 import type { SessionLike } from '../../src/session/session.js';
 
@@ -29,10 +30,12 @@ describe('pending sends', () => {
     const text = JSON.stringify(session);
     expect(text).not.toContain('request-a');
     expect(text.toLowerCase()).not.toContain('ada@example.com');
-    expect(allPending(session)[0]).toMatchObject({
-      f: 'flow-a',
-      h: [hashRequestId('request-a')],
-      d: [hashDestination('ada@example.com')],
+    expect(allPending(session)[0]).toEqual({
+      version: PENDING_VERSION,
+      flowId: 'flow-a',
+      requestIdHashes: [hashRequestId('request-a')],
+      destinationHashes: [hashDestination('ada@example.com')],
+      expiresAt: 10_000,
     });
   });
 
@@ -40,9 +43,9 @@ describe('pending sends', () => {
     const session: SessionLike = {};
     rememberPending(session, send('flow-a', 'request-a'), 0);
     rememberPending(session, send('flow-b', 'request-b'), 0);
-    expect(takePendingByFlow(session, 'flow-a', 1)?.f).toBe('flow-a');
+    expect(takePendingByFlow(session, 'flow-a', 1)?.flowId).toBe('flow-a');
     expect(takePendingByFlow(session, 'flow-a', 1)).toBeUndefined();
-    expect(livePending(session, 1).map((p) => p.f)).toEqual(['flow-b']);
+    expect(livePending(session, 1).map((p) => p.flowId)).toEqual(['flow-b']);
   });
 
   it('a flow id of no send here takes nothing: the other sends stay', () => {
@@ -58,7 +61,7 @@ describe('pending sends', () => {
     rememberPending(session, send('flow-a', 'request-a'), 0);
     rememberPending(session, send('flow-b', 'request-b'), 0);
     expect(otherPendingHas(session, 'request-b', 1)).toBe(true);
-    expect(takePendingByRequestId(session, 'request-b', 1)?.f).toBe('flow-b');
+    expect(takePendingByRequestId(session, 'request-b', 1)?.flowId).toBe('flow-b');
     expect(otherPendingHas(session, 'request-b', 1)).toBe(false);
     expect(session[PENDING_KEY]).toHaveLength(1);
   });
@@ -66,10 +69,26 @@ describe('pending sends', () => {
   it('drops expired sends, keeps at most MAX_PENDING, and tolerates anything stored', () => {
     const session: SessionLike = {};
     for (let i = 0; i < MAX_PENDING + 2; i++) rememberPending(session, send(`flow-${i}`, `r-${i}`), 0);
-    expect(livePending(session, 1).map((p) => p.f)).toEqual(['flow-2', 'flow-3', 'flow-4', 'flow-5', 'flow-6']);
+    expect(livePending(session, 1).map((p) => p.flowId)).toEqual(['flow-2', 'flow-3', 'flow-4', 'flow-5', 'flow-6']);
     expect(livePending(session, 10_000)).toEqual([]);
     expect(takePendingByFlow(session, 'flow-6', 10_000)).toBeUndefined();
     session[PENDING_KEY] = [null, 'x', { h: 'not-an-array', exp: 1 }, { f: 3, h: [], exp: 99 }];
     expect(allPending(session)).toEqual([]);
+  });
+
+  it('treats a record of an older shape as absent, never misreads it', () => {
+    const session: SessionLike = {};
+    // What 0.1 wrote: one-letter fields and no version. The link of that send asks for a new one.
+    session[PENDING_KEY] = [{ f: 'flow-old', h: [hashRequestId('request-old')], t: ['EMAIL'], d: [], exp: 10_000 }];
+    expect(allPending(session)).toEqual([]);
+    expect(takePendingByFlow(session, 'flow-old', 1)).toBeUndefined();
+    expect(otherPendingHas(session, 'request-old', 1)).toBe(false);
+    // A record of another version, even with today's field names, is not read either.
+    const current = { flowId: 'flow-x', requestIdHashes: [], destinationHashes: [], expiresAt: 10_000 };
+    session[PENDING_KEY] = [{ ...current, version: PENDING_VERSION + 1 }, { ...current }];
+    expect(allPending(session)).toEqual([]);
+    // A new send next to old records keeps only what it can read.
+    rememberPending(session, send('flow-new', 'request-new'), 0);
+    expect(allPending(session).map((p) => p.flowId)).toEqual(['flow-new']);
   });
 });
