@@ -10,9 +10,11 @@ const QUERY = /\?[^\s"'<>]*/g;
 const MAX_TEXT = 300;
 
 /**
- * Every form a value can take on the wire or in a service's echo of it: raw, URL-encoded and
- * form-encoded (each with upper- and lower-case percent escapes, as servers re-encode either
- * way), JSON-escaped, and base64 (standard, unpadded and URL-safe).
+ * Every form a value can take on the wire or in a service's echo of it: raw; URL-encoded and
+ * form-encoded, once or twice (a proxy that re-encodes); JSON-escaped; HTML-escaped (`&amp;`,
+ * `&lt;`, `&gt;`, `&quot;`, and `&#39;`, `&#x27;` or `&apos;`); hex; and base64 (standard,
+ * unpadded and URL-safe). `redact` matches them in any letter case, so upper- and lower-case
+ * percent escapes, hex digits and an upper- or lower-cased value are covered too.
  */
 export function secretForms(value: string): string[] {
   const encoded = [encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
@@ -20,8 +22,10 @@ export function secretForms(value: string): string[] {
   const forms = new Set([
     value,
     ...encoded,
-    ...encoded.map(lowerCaseEscapes),
+    ...encoded.map((e) => encodeURIComponent(e)),
     JSON.stringify(value).slice(1, -1),
+    ...htmlEscaped(value),
+    Buffer.from(value, 'utf8').toString('hex'),
     base64,
     base64.replace(/=+$/, ''),
     Buffer.from(value, 'utf8').toString('base64url'),
@@ -29,20 +33,27 @@ export function secretForms(value: string): string[] {
   return [...forms].filter((form) => form !== '');
 }
 
-/** `%2F` -> `%2f`: the same bytes, as some servers and proxies write them. */
-function lowerCaseEscapes(text: string): string {
-  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+/** The value as HTML escapers write it; they differ only in how they write the apostrophe. */
+function htmlEscaped(value: string): string[] {
+  const base = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return ['&#39;', '&#x27;', '&apos;'].map((apostrophe) => base.replace(/'/g, apostrophe));
 }
 
 /** Replaces every occurrence of each secret form, then every query string, and truncates. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  // Longest first, so a form containing another is replaced whole.
+  // Longest first, so a form containing another is replaced whole. Any letter case: escapes
+  // and hex digits come in both, and a server may fold the case of what it echoes (base64
+  // matched case-insensitively masks more, never less).
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (out.includes(secret)) out = out.split(secret).join(MASK);
+    out = out.replace(new RegExp(escapeRegExp(secret), 'gi'), MASK);
   }
   out = out.replace(QUERY, `?${MASK}`);
   return out.length > MAX_TEXT ? `${out.slice(0, MAX_TEXT)}...` : out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -2,7 +2,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { checkSendLimits } from './options.js';
 import type { SendLimit, SendLimitsOptions } from './options.js';
-import { destinationKey, hashedKey, ipKey } from './keys.js';
+import { destinationIpKey, destinationKey, hashedKey, ipKey } from './keys.js';
 
 /**
  * What a refused send was counted against.
@@ -22,6 +22,15 @@ export type SendLimitedBy = 'ip' | 'email' | 'mobile';
  */
 export type SendDecision =
   { allowed: true; refund(): Promise<void> } | { allowed: false; by: SendLimitedBy; retryAfterSeconds: number };
+
+/**
+ * How many times the per-destination budget one destination may get in a window from all
+ * clients together. `perDestination` is counted per destination *and client IP* (as
+ * rate-limiter-flexible's login example counts per username and IP, and Auth0 blocks a user per
+ * IP): a stranger's sends spend their own pair, not the owner's. This cap still bounds a
+ * bombed inbox when the sends come from many addresses.
+ */
+export const DESTINATION_TOTAL_FACTOR = 3;
 
 /** A store call that has not answered by then has failed: the send must not hang on it. */
 const STORE_DEADLINE_MS = 2_000;
@@ -44,6 +53,9 @@ export class SendLimiter {
   readonly perIp: Readonly<SendLimit> | false;
   private readonly byIp: RateLimiterAbstract | undefined;
   private readonly byDestination: RateLimiterAbstract | undefined;
+  private readonly byDestinationAndIp: RateLimiterAbstract | undefined;
+  /** How often each destination was reset in the window: part of its pairs' keys, so a reset ends them all. */
+  private readonly resets: RateLimiterAbstract | undefined;
   /** Redis: keys hashed, calls bounded in time. Memory: neither is needed (no I/O, nothing shared). */
   private readonly shared: boolean;
 
@@ -66,7 +78,16 @@ export class SendLimiter {
       });
     };
     this.byIp = build(this.perIp, 'ip');
-    this.byDestination = build(this.perDestination, 'dst');
+    const perDestination = this.perDestination;
+    this.byDestinationAndIp = build(perDestination, 'dip');
+    this.resets = build(
+      perDestination && { limit: Number.MAX_SAFE_INTEGER, windowSeconds: perDestination.windowSeconds },
+      'rst',
+    );
+    this.byDestination = build(
+      perDestination && { ...perDestination, limit: perDestination.limit * DESTINATION_TOTAL_FACTOR },
+      'dst',
+    );
   }
 
   /**
@@ -82,19 +103,28 @@ export class SendLimiter {
   async take(ip: string | undefined, destinations: readonly string[]): Promise<SendDecision> {
     const taken: Array<{ limiter: RateLimiterAbstract; key: string }> = [];
     const refund = () => this.refund(taken);
-    const steps: Array<{ limiter: RateLimiterAbstract | undefined; key: string; by: SendLimitedBy }> = [
+    const steps: Array<{ limiter: RateLimiterAbstract | undefined; key: string; by: SendLimitedBy; pair?: string }> = [
       { limiter: this.byIp, key: this.key(ipKey(ip)), by: 'ip' },
       ...destinations.map((d) => ({
         limiter: this.byDestination,
         key: this.key(destinationKey(d)),
         by: (d.includes('@') ? 'email' : 'mobile') as SendLimitedBy,
+        pair: destinationIpKey(d, ip),
       })),
     ];
-    for (const { limiter, key, by } of steps) {
+    for (const { limiter, key, by, pair } of steps) {
       if (!limiter) continue;
       try {
         await this.call(limiter.consume(key, 1));
         taken.push({ limiter, key });
+        if (pair !== undefined && this.byDestinationAndIp && this.resets) {
+          // A reset of the destination (support, or a login that went through) starts every
+          // pair afresh: the pairs' keys carry the count of resets.
+          const resets = (await this.call(this.resets.get(key)))?.consumedPoints ?? 0;
+          const pairKey = this.key(`${pair}#${resets}`);
+          await this.call(this.byDestinationAndIp.consume(pairKey, 1));
+          taken.push({ limiter: this.byDestinationAndIp, key: pairKey });
+        }
       } catch (err) {
         // Refused budgets and a failed store alike: what was taken for this send goes back.
         await refund();
@@ -108,7 +138,8 @@ export class SendLimiter {
   }
 
   /**
-   * Forgets the sends counted for a destination: the strategy calls it when a login through it
+   * Forgets the sends counted for a destination, from every client together and from each one:
+   * the strategy calls it when a login through it
    * succeeds, so a person who got in is not held back by their earlier tries.
    *
    * @throws Error when the store fails
@@ -116,9 +147,11 @@ export class SendLimiter {
    * await limiter.resetDestination('Ada@Example.com'); // also clears 'ada+news@example.com'
    */
   async resetDestination(destination: string): Promise<void> {
-    if (!this.byDestination || typeof destination !== 'string') return;
+    if (!this.byDestination || !this.resets || typeof destination !== 'string') return;
     try {
-      await this.call(this.byDestination.delete(this.key(destinationKey(destination))));
+      const key = this.key(destinationKey(destination));
+      await this.call(this.resets.consume(key, 1));
+      await this.call(this.byDestination.delete(key));
     } catch (err) {
       throw storeError(err);
     }

@@ -1,26 +1,44 @@
 /**
- * The keys sends are counted under: one per destination and one per client, however written.
+ * The keys sends are counted under: one per destination, one per destination and client, and
+ * one per client, however written.
  * A shared store gets them hashed (`hashedKey`), so it never holds an e-mail address, a phone
  * number or an IP address in the clear.
  */
 import { createHash } from 'node:crypto';
-import { domainToASCII } from 'node:url';
 import { isIPv4, isIPv6 } from 'node:net';
+import { toASCII } from 'tr46';
 import { readServicePhone, verifiedPhone } from '../contact/phone.js';
 
 // eslint-disable-next-line no-control-regex -- the ASCII range is exactly what it names
 const NON_ASCII = /[^\x00-\x7f]/;
 
+/** Domains whose mailboxes ignore dots in the local part, and that are one mailbox system. */
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
 /**
  * One key per destination however it was written: a number as E.164; an e-mail address with
  * its case folded and a `+tag` dropped from the local part (`Ada+x@Example.com` is
- * `ada@example.com`), since those reach one inbox.
+ * `ada@example.com`), since those reach one inbox. Gmail ignores dots and reads
+ * `googlemail.com` as `gmail.com`, so `a.d.a@googlemail.com` counts as `ada@gmail.com`. (Only
+ * for counting: the link goes to the address as typed.)
  *
  * @example
  * destinationKey('Ada+promo@Example.com') === destinationKey('ada@example.com') // true
+ * destinationKey('A.da@googlemail.com') === destinationKey('ada@gmail.com')    // true
  */
 export function destinationKey(destination: string): string {
   return `d:${canonicalDestination(destination)}`;
+}
+
+/**
+ * One key per destination and client: the budget a stranger spends against a destination from
+ * their own address, which leaves the owner's, asking from theirs, untouched.
+ *
+ * @example
+ * destinationIpKey('ada@example.com', '203.0.113.7') !== destinationIpKey('ada@example.com', '198.51.100.2') // true
+ */
+export function destinationIpKey(destination: string, ip: string | undefined): string {
+  return `p:${canonicalIp(ip)}|${canonicalDestination(destination)}`;
 }
 
 /**
@@ -50,8 +68,10 @@ function canonicalDestination(destination: string): string {
     const local = value.slice(0, at).normalize('NFC').toLowerCase();
     const domain = value.slice(at + 1);
     const plus = local.indexOf('+');
-    const ascii = NON_ASCII.test(domain) ? domainToASCII(domain) || domain : domain.toLowerCase();
-    return `${plus > 0 ? local.slice(0, plus) : local}@${ascii}`;
+    const ascii = NON_ASCII.test(domain) ? (toASCII(domain) ?? domain) : domain.toLowerCase();
+    const mailbox = plus > 0 ? local.slice(0, plus) : local;
+    if (GMAIL_DOMAINS.has(ascii)) return `${mailbox.replace(/\./g, '')}@gmail.com`;
+    return `${mailbox}@${ascii}`;
   }
   if (/^\+[1-9]\d{6,14}$/.test(value)) return value;
   return readServicePhone(value).e164 ?? verifiedPhone(value) ?? value;

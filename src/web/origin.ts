@@ -7,7 +7,7 @@ import type { HttpRequest } from './request.js';
  *
  * The origin must be the callback URL's, or the request's own origin: scheme, host and port,
  * never the host alone, since a page on `http://host` is another origin than `https://host`
- * (anyone on the network can serve the former).
+ * (anyone on the network can serve the former). See `ownOrigin` for where the scheme comes from.
  */
 export function isSameOriginPost(req: HttpRequest, callbackUrl: string): boolean {
   const fetchSite = header(req, 'sec-fetch-site');
@@ -20,27 +20,32 @@ export function isSameOriginPost(req: HttpRequest, callbackUrl: string): boolean
   if (origin === 'null') return fetchSite === 'same-origin';
   try {
     const from = new URL(origin).origin;
-    return from === new URL(callbackUrl).origin || from === ownOrigin(req);
+    const callback = new URL(callbackUrl);
+    return from === callback.origin || from === ownOrigin(req, callback.protocol);
   } catch {
     return false;
   }
 }
 
 /**
- * The origin the request was sent to, or `undefined`. The scheme comes from Express's
- * `req.protocol` (which honours `X-Forwarded-Proto` only under `trust proxy`) or else from the
- * socket itself: a header alone never decides it.
+ * The origin the request was sent to, or `undefined`. Its scheme comes from configuration, never
+ * from a plain socket that may sit behind a TLS-terminating proxy (where it would say `http` for
+ * a site served over `https`, and let a page on `http://host` pass):
+ * - when the app set Express's `trust proxy`, from `req.protocol` (which then honours the
+ *   proxy's `X-Forwarded-Proto`);
+ * - else `https` on a TLS socket, and the callback URL's scheme otherwise.
+ * A header alone never decides it.
  */
-function ownOrigin(req: HttpRequest): string | undefined {
+function ownOrigin(req: HttpRequest, callbackProtocol: string): string | undefined {
   const host = header(req, 'host');
   if (host === undefined) return undefined;
   const protocol: unknown = (req as HttpRequest & { protocol?: unknown }).protocol;
-  const scheme =
-    protocol === 'http' || protocol === 'https'
-      ? protocol
-      : (req.socket as { encrypted?: boolean } | undefined)?.encrypted
-        ? 'https'
-        : 'http';
+  const trusted = trustsProxy(req) && (protocol === 'http' || protocol === 'https');
+  const scheme = trusted
+    ? protocol
+    : (req.socket as { encrypted?: boolean } | undefined)?.encrypted
+      ? 'https'
+      : callbackProtocol.replace(/:$/, '');
   try {
     return new URL(`${scheme}://${host}`).origin;
   } catch {
@@ -58,6 +63,14 @@ export function mayBeCrossSite(req: HttpRequest, callbackUrl: string): boolean {
   if (isSameOriginPost(req, callbackUrl)) return false;
   if (header(req, 'origin') !== undefined || header(req, 'sec-fetch-site') !== undefined) return true;
   return !/^application\/json\b/i.test(header(req, 'content-type') ?? '');
+}
+
+/** Whether the app set Express's `trust proxy` (its default is `false`; Connect and others have none). */
+function trustsProxy(req: HttpRequest): boolean {
+  const app = (req as { app?: { get?: (name: string) => unknown } }).app;
+  if (typeof app?.get !== 'function') return false;
+  const setting = app.get('trust proxy');
+  return setting !== undefined && setting !== false && setting !== 0;
 }
 
 function header(req: HttpRequest, name: string): string | undefined {

@@ -1,6 +1,6 @@
 // How sends are keyed and how a wait is put in words: the parts of the limits a person sees.
 import { describe, expect, it } from 'vitest';
-import { destinationKey, hashedKey, ipKey } from '../../src/limits/keys.js';
+import { destinationIpKey, destinationKey, hashedKey, ipKey } from '../../src/limits/keys.js';
 import { waitInWords } from '../../src/limits/wait.js';
 
 describe('destinationKey', () => {
@@ -11,6 +11,22 @@ describe('destinationKey', () => {
     }
     expect(destinationKey('ada.l@example.com')).not.toBe(one);
     expect(destinationKey('ada@example.org')).not.toBe(one);
+  });
+
+  it("folds Gmail's dots, +tags and googlemail.com into one destination (for counting only)", () => {
+    const one = destinationKey('adalovelace@gmail.com');
+    for (const variant of ['Ada.Lovelace@gmail.com', 'a.d.a.lovelace+x@googlemail.com', 'ADALOVELACE@GoogleMail.com']) {
+      expect(destinationKey(variant)).toBe(one);
+    }
+    // Dots matter elsewhere.
+    expect(destinationKey('ada.lovelace@example.com')).not.toBe(destinationKey('adalovelace@example.com'));
+  });
+
+  it('keys a destination per client IP too, reading the IP as ipKey does', () => {
+    const pair = destinationIpKey('Ada+x@Example.com', '::ffff:203.0.113.7');
+    expect(pair).toBe(destinationIpKey('ada@example.com', '203.0.113.7'));
+    expect(pair).not.toBe(destinationIpKey('ada@example.com', '203.0.113.8'));
+    expect(pair).not.toBe(destinationIpKey('bob@example.com', '203.0.113.7'));
   });
 
   it('counts an international domain and its punycode as one', () => {

@@ -34,13 +34,22 @@ describe('send() compares the full origin: scheme, host and port', () => {
     expect(await sendWithOrigin(h, 'https://app.example:8443')).toBe(403);
   });
 
-  it('accepts the request’s own origin over plain HTTP, and refuses its host under https', async () => {
+  it('without trust proxy, the request’s own origin has the callback URL’s scheme, not the socket’s', async () => {
+    // The plain socket may sit behind a TLS-terminating proxy: `http://host` is then another
+    // origin than the site's, one anyone on the network path can serve (issue #20).
     const h = await harness({ strategy: { callbackUrl: CALLBACK } });
+    const host = new URL(h.baseUrl).host;
+    expect(await sendWithOrigin(h, `http://${host}`)).toBe(403);
+    expect(await sendWithOrigin(h, `https://${host}`)).toBe(200);
+    // A header alone never decides the scheme: X-Forwarded-Proto counts only under trust proxy.
+    expect(await sendWithOrigin(h, `http://${host}`, { 'x-forwarded-proto': 'http' })).toBe(403);
+  });
+
+  it('with an http callback URL (development), the request’s own origin is http', async () => {
+    const h = await harness();
     const host = new URL(h.baseUrl).host;
     expect(await sendWithOrigin(h, `http://${host}`)).toBe(200);
     expect(await sendWithOrigin(h, `https://${host}`)).toBe(403);
-    // A header alone never decides the scheme: X-Forwarded-Proto counts only under trust proxy.
-    expect(await sendWithOrigin(h, `https://${host}`, { 'x-forwarded-proto': 'https' })).toBe(403);
   });
 
   it('behind a TLS proxy (trust proxy) takes the scheme from X-Forwarded-Proto', async () => {
@@ -53,7 +62,7 @@ describe('send() compares the full origin: scheme, host and port', () => {
   });
 });
 
-describe('isSameOriginPost() without Express (scheme from the socket)', () => {
+describe('isSameOriginPost() without Express (scheme from the callback URL)', () => {
   let server: ReturnType<typeof createServer>;
   let base: string;
   beforeAll(async () => {
@@ -68,10 +77,10 @@ describe('isSameOriginPost() without Express (scheme from the socket)', () => {
   const post = async (origin: string) =>
     (await fetch(`${base}/`, { method: 'POST', headers: { origin }, body: '' })).text();
 
-  it('a plain HTTP socket is http: only http://host passes', async () => {
+  it('a plain HTTP socket says nothing of the scheme: only https://host passes for an https callback', async () => {
     const host = new URL(base).host;
-    expect(await post(`http://${host}`)).toBe('true');
-    expect(await post(`https://${host}`)).toBe('false');
+    expect(await post(`http://${host}`)).toBe('false');
+    expect(await post(`https://${host}`)).toBe('true');
     expect(await post('https://app.example')).toBe('true');
     expect(await post('http://app.example')).toBe('false');
   });

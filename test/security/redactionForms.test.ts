@@ -1,0 +1,67 @@
+// Issue #20: hex, upper-case, double percent-encoding, HTML entities and base64 of a secret
+// echoed by a service survived in error descriptions. Each is echoed here by a real HTTP server
+// and must not reach the error the client throws.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
+import { expectNoSecrets } from '../client/helpers/secrets.js';
+
+// Characters that every encoding below changes: `/ + = ? & ~ > ' "` and lower-case letters.
+const SECRET = `Sh/h+S3cr3t=Val?&~>'"x`;
+const TOKEN = `T0ken/+=abc?~>'"45678`;
+
+function echoForms(value: string): Record<string, string> {
+  const once = encodeURIComponent(value);
+  const html = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return {
+    hex: Buffer.from(value).toString('hex'),
+    'upper-case hex': Buffer.from(value).toString('hex').toUpperCase(),
+    'upper-cased value': value.toUpperCase(),
+    'lower-cased value': value.toLowerCase(),
+    'double percent-encoding': encodeURIComponent(once),
+    'double percent-encoding of lower-case escapes': encodeURIComponent(
+      once.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    ),
+    'HTML entities (&#39;)': html.replace(/'/g, '&#39;'),
+    'HTML entities (&#x27;)': html.replace(/'/g, '&#x27;'),
+    'HTML entities (&apos;)': html.replace(/'/g, '&apos;'),
+    base64: Buffer.from(value).toString('base64'),
+    'url-safe base64': Buffer.from(value).toString('base64url'),
+  };
+}
+
+let server: CaptureServer;
+let client: OtplessClient;
+beforeAll(async () => {
+  server = await startCaptureServer();
+  client = new OtplessClient({ clientId: 'id', clientSecret: SECRET, authUrl: server.url, userAuthUrl: server.url });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+describe('redaction of every form the docs name', () => {
+  it('the test forms differ from the value and from each other', () => {
+    for (const value of [SECRET, TOKEN]) {
+      const forms = Object.values(echoForms(value));
+      expect(new Set([value, ...forms]).size).toBe(forms.length + 1);
+    }
+  });
+
+  for (const [name, value] of [
+    ['client secret', SECRET],
+    ['token', TOKEN],
+  ] as const) {
+    it.each(Object.entries(echoForms(value)))(`the ${name} echoed as %s never reaches the error`, async (_f, form) => {
+      server.reply(() => ({
+        status: 400,
+        body: { message: `you sent ${form}`, description: `bad: ${form}.`, errorCode: '7101' },
+      }));
+      const err = await client.getUserInfo(TOKEN).catch((e: unknown) => e);
+      expect(isOtplessError(err, 'API_ERROR')).toBe(true);
+      expect((err as { serviceMessage: string }).serviceMessage).toContain('[redacted]');
+      expectNoSecrets(err, [form]);
+    });
+  }
+});
