@@ -67,6 +67,10 @@ export function printTable(rows: readonly BenchRow[]): void {
 export interface RunInfo {
   startedAt: string;
   seconds: number;
+  /** Run with --quick's smaller counts. */
+  quick?: boolean;
+  /** Stopped by the watchdog: only the rows measured before it. */
+  incomplete?: boolean;
 }
 
 export function writeResults(file: URL, rows: readonly BenchRow[], info: RunInfo, loadBefore: number[]): void {
@@ -81,6 +85,8 @@ export function writeResults(file: URL, rows: readonly BenchRow[], info: RunInfo
       loadAverageAfter: loadavg().map(round3),
     },
     seconds: round3(info.seconds),
+    ...(info.quick ? { quick: true } : {}),
+    ...(info.incomplete ? { incomplete: true } : {}),
     benchmarks: rows.map((r) => ({ ...r, goal: targetText(r.target) })),
   };
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
