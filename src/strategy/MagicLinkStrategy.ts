@@ -22,7 +22,7 @@ import type { PendingRequest } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
 import type { SessionLike } from '../session/session.js';
 import { isSameOriginPost } from '../web/origin.js';
-import { sendConfirmPage } from '../web/pages.js';
+import { confirmView, showPage } from '../web/pages.js';
 import { sendJson } from '../web/request.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import type { CodeVerificationResult } from '../wire/types.js';
@@ -215,7 +215,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (flowId === undefined) return this.byRequestId(req, code);
     const own = livePending(session, now).some((p) => p.f === flowId);
     if (own) {
-      if (this.showsConfirmPage(req, code)) return undefined;
+      if (await this.showsConfirmPage(req, code)) return undefined;
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
       // Taken before verifying: this send serves one login, whatever happens next.
       const pending = takePendingByFlow(session, flowId, now);
@@ -232,7 +232,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       await this.approveHere(req, code, flowId);
       return undefined;
     }
-    if (this.showsConfirmPage(req, code)) return undefined;
+    if (await this.showsConfirmPage(req, code)) return undefined;
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
     const verification = await this.verifyCode(code);
     return verification ? this.enriched(verification, undefined) : this.refuse('CODE_REJECTED');
@@ -247,7 +247,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       // No send here to bind to: refused before verifying, so the code stays usable where it belongs.
       return this.refuse('WRONG_BROWSER');
     }
-    if (this.showsConfirmPage(req, code)) return undefined;
+    if (await this.showsConfirmPage(req, code)) return undefined;
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
     warnOnce(
       'OTPLESS_FLOW_PARAM_MISSING',
@@ -280,6 +280,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       callbackUrl: this.settings.callbackUrl,
       verifyCode: (c) => this.verifyCode(c),
       refuse: (failureCode) => void this.refuse(failureCode),
+      pages: this.settings.pages,
     });
   }
 
@@ -317,10 +318,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   }
 
   /** `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends the code. */
-  private showsConfirmPage(req: HttpRequest, code: string): boolean {
+  private async showsConfirmPage(req: HttpRequest, code: string): Promise<boolean> {
     if (!this.settings.confirm || req.method === 'POST') return false;
     if (!req.res) throw OtplessSetupError.missingResponse('confirm mode');
-    sendConfirmPage(req.res, code);
+    const page = { req, res: req.res, options: this.settings.pages };
+    await showPage(page, confirmView(page, code));
     return true;
   }
 

@@ -1,0 +1,58 @@
+/**
+ * The English catalogue: every sentence the package's pages and refusals show a person. The
+ * other catalogues have exactly these keys (a test checks it); `{name}` marks a value filled in
+ * when the page is drawn.
+ */
+export const en = {
+  // The approval page, on the device where the link opened (the phone).
+  'approval.title': 'Approve sign-in on your computer?',
+  'approval.asked': '{device} asked to sign in {when}.',
+  'approval.device': '{browser} on {os}',
+  'approval.deviceUnknown': 'A browser',
+  'approval.justNow': 'just now',
+  'approval.minuteAgo': 'a minute ago',
+  'approval.minutesAgo': '{count} minutes ago',
+  'approval.instructions':
+    'Type the number shown on that screen to sign it in. If you did not ask to sign in, press “{deny}”.',
+  'approval.numberLabel': 'Number shown on your computer',
+  'approval.approve': 'Approve',
+  'approval.deny': 'This wasn’t me',
+  'approval.numberMissing': 'Type the two-digit number shown on your computer, then press “{approve}”.',
+  // How the approval ended.
+  'outcome.approved.title': 'You are signed in on your computer',
+  'outcome.approved.text': 'You can close this tab and go back to your computer.',
+  'outcome.wrongNumber.title': 'Sign-in cancelled',
+  'outcome.wrongNumber.text':
+    'The number did not match, so nobody was signed in. If it was you, ask for a new link on your computer.',
+  'outcome.denied.title': 'Sign-in cancelled',
+  'outcome.denied.text':
+    'Nobody was signed in. If you did not ask for this link, you can ignore it: your account is safe.',
+  'outcome.rejected.title': 'This link cannot be used',
+  'outcome.rejected.text': 'It is invalid, has expired or was already used. Ask for a new link on your computer.',
+  'outcome.gone.title': 'This sign-in request is over',
+  'outcome.gone.text':
+    'It has expired, or was already approved or cancelled. Ask for a new link on your computer if you need one.',
+  // The confirm page (`confirm: true`), where the person's press spends the code.
+  'confirm.title': 'Confirm sign-in',
+  'confirm.text': 'Press the button to finish signing in.',
+  'confirm.button': 'Sign in',
+  // The guards' refusal pages.
+  'guard.UNAUTHENTICATED.title': 'Please sign in',
+  'guard.UNAUTHENTICATED.text': 'You need to sign in to see this page.',
+  'guard.RISK_CHALLENGE.title': 'Please confirm it is you',
+  'guard.RISK_CHALLENGE.text':
+    'We could not confirm that this sign-in is safe enough for this page. Sign in again from your usual device and network to continue.',
+  'guard.RISK_BLOCKED.title': 'This page is not available',
+  'guard.RISK_BLOCKED.text':
+    'For your security this page cannot be opened from this sign-in. If you think this is a mistake, contact support.',
+  'guard.IDENTITY_REQUIRED.title': 'Verification needed',
+  'guard.IDENTITY_REQUIRED.text':
+    'This page needs a verified contact you have not confirmed yet. Sign in with it to continue.',
+  'guard.signIn': 'Sign in',
+} as const;
+
+/** The key of one message of the catalogue. */
+export type MessageKey = keyof typeof en;
+
+/** A complete catalogue: one sentence for every key. */
+export type Messages = Record<MessageKey, string>;

@@ -1,0 +1,46 @@
+import type { Messages } from './en.js';
+
+/** Spanish (español): neutral Latin American usage ("tú", "computadora"), as most readers expect. */
+export const es: Messages = {
+  'approval.title': '¿Aprobar el inicio de sesión en tu computadora?',
+  'approval.asked': '{device} pidió iniciar sesión {when}.',
+  'approval.device': '{browser} en {os}',
+  'approval.deviceUnknown': 'Un navegador',
+  'approval.justNow': 'hace un momento',
+  'approval.minuteAgo': 'hace un minuto',
+  'approval.minutesAgo': 'hace {count} minutos',
+  'approval.instructions':
+    'Escribe el número que aparece en esa pantalla para iniciar sesión allí. Si no pediste iniciar sesión, presiona “{deny}”.',
+  'approval.numberLabel': 'Número que aparece en tu computadora',
+  'approval.approve': 'Aprobar',
+  'approval.deny': 'No fui yo',
+  'approval.numberMissing':
+    'Escribe el número de dos dígitos que aparece en tu computadora y luego presiona “{approve}”.',
+  'outcome.approved.title': 'Ya iniciaste sesión en tu computadora',
+  'outcome.approved.text': 'Puedes cerrar esta pestaña y volver a tu computadora.',
+  'outcome.wrongNumber.title': 'Inicio de sesión cancelado',
+  'outcome.wrongNumber.text':
+    'El número no coincidía, así que no se inició ninguna sesión. Si eras tú, pide un enlace nuevo en tu computadora.',
+  'outcome.denied.title': 'Inicio de sesión cancelado',
+  'outcome.denied.text':
+    'No se inició ninguna sesión. Si no pediste este enlace, puedes ignorarlo: tu cuenta está segura.',
+  'outcome.rejected.title': 'Este enlace no se puede usar',
+  'outcome.rejected.text': 'No es válido, ya venció o ya se usó. Pide un enlace nuevo en tu computadora.',
+  'outcome.gone.title': 'Esta solicitud de inicio de sesión ya terminó',
+  'outcome.gone.text': 'Venció, o ya se aprobó o se canceló. Si lo necesitas, pide un enlace nuevo en tu computadora.',
+  'confirm.title': 'Confirmar inicio de sesión',
+  'confirm.text': 'Presiona el botón para terminar de iniciar sesión.',
+  'confirm.button': 'Iniciar sesión',
+  'guard.UNAUTHENTICATED.title': 'Inicia sesión',
+  'guard.UNAUTHENTICATED.text': 'Tienes que iniciar sesión para ver esta página.',
+  'guard.RISK_CHALLENGE.title': 'Confirma que eres tú',
+  'guard.RISK_CHALLENGE.text':
+    'No pudimos confirmar que este inicio de sesión sea lo bastante seguro para esta página. Para continuar, vuelve a iniciar sesión desde tu dispositivo y tu red de siempre.',
+  'guard.RISK_BLOCKED.title': 'Esta página no está disponible',
+  'guard.RISK_BLOCKED.text':
+    'Por tu seguridad, esta página no se puede abrir con este inicio de sesión. Si crees que es un error, comunícate con soporte.',
+  'guard.IDENTITY_REQUIRED.title': 'Se necesita una verificación',
+  'guard.IDENTITY_REQUIRED.text':
+    'Esta página requiere un contacto verificado que todavía no confirmaste. Inicia sesión con él para continuar.',
+  'guard.signIn': 'Iniciar sesión',
+};

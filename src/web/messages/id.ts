@@ -1,0 +1,46 @@
+import type { Messages } from './en.js';
+
+/** Indonesian (Bahasa Indonesia): polite "Anda", the words sign-in screens in Indonesia use. */
+export const id: Messages = {
+  'approval.title': 'Setujui proses masuk di komputer Anda?',
+  'approval.asked': '{device} meminta untuk masuk {when}.',
+  'approval.device': '{browser} di {os}',
+  'approval.deviceUnknown': 'Sebuah browser',
+  'approval.justNow': 'baru saja',
+  'approval.minuteAgo': 'semenit yang lalu',
+  'approval.minutesAgo': '{count} menit yang lalu',
+  'approval.instructions':
+    'Ketik angka yang tampil di layar itu agar komputer tersebut bisa masuk. Jika Anda tidak meminta untuk masuk, tekan “{deny}”.',
+  'approval.numberLabel': 'Angka yang tampil di komputer Anda',
+  'approval.approve': 'Setujui',
+  'approval.deny': 'Ini bukan saya',
+  'approval.numberMissing': 'Ketik angka dua digit yang tampil di komputer Anda, lalu tekan “{approve}”.',
+  'outcome.approved.title': 'Anda sudah masuk di komputer Anda',
+  'outcome.approved.text': 'Anda boleh menutup tab ini dan kembali ke komputer Anda.',
+  'outcome.wrongNumber.title': 'Proses masuk dibatalkan',
+  'outcome.wrongNumber.text':
+    'Angkanya tidak cocok, jadi tidak ada yang masuk. Jika itu memang Anda, minta tautan baru di komputer Anda.',
+  'outcome.denied.title': 'Proses masuk dibatalkan',
+  'outcome.denied.text': 'Tidak ada yang masuk. Jika Anda tidak meminta tautan ini, abaikan saja: akun Anda aman.',
+  'outcome.rejected.title': 'Tautan ini tidak dapat digunakan',
+  'outcome.rejected.text':
+    'Tautan ini tidak valid, sudah kedaluwarsa, atau sudah pernah digunakan. Minta tautan baru di komputer Anda.',
+  'outcome.gone.title': 'Permintaan masuk ini sudah berakhir',
+  'outcome.gone.text':
+    'Permintaan ini sudah kedaluwarsa, atau sudah disetujui atau dibatalkan. Minta tautan baru di komputer Anda jika perlu.',
+  'confirm.title': 'Konfirmasi proses masuk',
+  'confirm.text': 'Tekan tombol di bawah untuk menyelesaikan proses masuk.',
+  'confirm.button': 'Masuk',
+  'guard.UNAUTHENTICATED.title': 'Silakan masuk',
+  'guard.UNAUTHENTICATED.text': 'Anda perlu masuk untuk melihat halaman ini.',
+  'guard.RISK_CHALLENGE.title': 'Pastikan ini memang Anda',
+  'guard.RISK_CHALLENGE.text':
+    'Kami tidak dapat memastikan bahwa proses masuk ini cukup aman untuk halaman ini. Untuk melanjutkan, masuk lagi dari perangkat dan jaringan yang biasa Anda gunakan.',
+  'guard.RISK_BLOCKED.title': 'Halaman ini tidak tersedia',
+  'guard.RISK_BLOCKED.text':
+    'Demi keamanan Anda, halaman ini tidak dapat dibuka dari proses masuk ini. Jika menurut Anda ini keliru, hubungi tim dukungan.',
+  'guard.IDENTITY_REQUIRED.title': 'Verifikasi diperlukan',
+  'guard.IDENTITY_REQUIRED.text':
+    'Halaman ini memerlukan kontak terverifikasi yang belum Anda konfirmasi. Masuklah dengan kontak tersebut untuk melanjutkan.',
+  'guard.signIn': 'Masuk',
+};

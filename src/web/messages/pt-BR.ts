@@ -1,0 +1,44 @@
+import type { Messages } from './en.js';
+
+/** Brazilian Portuguese (português do Brasil): "você", "login" and "entrar", as Brazilian apps say. */
+export const ptBR: Messages = {
+  'approval.title': 'Aprovar o login no seu computador?',
+  'approval.asked': '{device} pediu para entrar {when}.',
+  'approval.device': '{browser} em {os}',
+  'approval.deviceUnknown': 'Um navegador',
+  'approval.justNow': 'agora mesmo',
+  'approval.minuteAgo': 'há um minuto',
+  'approval.minutesAgo': 'há {count} minutos',
+  'approval.instructions':
+    'Digite o número que aparece naquela tela para concluir o login nela. Se não foi você que pediu para entrar, toque em “{deny}”.',
+  'approval.numberLabel': 'Número que aparece no seu computador',
+  'approval.approve': 'Aprovar',
+  'approval.deny': 'Não fui eu',
+  'approval.numberMissing': 'Digite o número de dois dígitos que aparece no seu computador e toque em “{approve}”.',
+  'outcome.approved.title': 'Você entrou no seu computador',
+  'outcome.approved.text': 'Pode fechar esta aba e voltar para o computador.',
+  'outcome.wrongNumber.title': 'Login cancelado',
+  'outcome.wrongNumber.text':
+    'O número não confere, então ninguém entrou. Se foi você, peça um novo link no seu computador.',
+  'outcome.denied.title': 'Login cancelado',
+  'outcome.denied.text': 'Ninguém entrou. Se você não pediu este link, pode ignorá-lo: sua conta está segura.',
+  'outcome.rejected.title': 'Este link não pode ser usado',
+  'outcome.rejected.text': 'Ele é inválido, expirou ou já foi usado. Peça um novo link no seu computador.',
+  'outcome.gone.title': 'Este pedido de login terminou',
+  'outcome.gone.text': 'Ele expirou ou já foi aprovado ou cancelado. Se precisar, peça um novo link no seu computador.',
+  'confirm.title': 'Confirmar login',
+  'confirm.text': 'Toque no botão para concluir o login.',
+  'confirm.button': 'Entrar',
+  'guard.UNAUTHENTICATED.title': 'Faça login',
+  'guard.UNAUTHENTICATED.text': 'Você precisa entrar para ver esta página.',
+  'guard.RISK_CHALLENGE.title': 'Confirme que é você',
+  'guard.RISK_CHALLENGE.text':
+    'Não conseguimos confirmar que este login é seguro o bastante para esta página. Para continuar, entre de novo pelo dispositivo e pela rede que você costuma usar.',
+  'guard.RISK_BLOCKED.title': 'Esta página não está disponível',
+  'guard.RISK_BLOCKED.text':
+    'Para sua segurança, esta página não pode ser aberta com este login. Se achar que é um engano, fale com o suporte.',
+  'guard.IDENTITY_REQUIRED.title': 'Verificação necessária',
+  'guard.IDENTITY_REQUIRED.text':
+    'Esta página exige um contato verificado que você ainda não confirmou. Entre com ele para continuar.',
+  'guard.signIn': 'Entrar',
+};
