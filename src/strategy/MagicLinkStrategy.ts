@@ -249,23 +249,32 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     }
     if (await this.showsConfirmPage(req, code)) return undefined;
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
-    warnOnce(
-      'OTPLESS_FLOW_PARAM_MISSING',
-      `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
-        "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
-        'handoff cannot work. Run `npx otpless-check` to confirm.',
-      'OTPLESS_FLOW_PARAM_MISSING',
-    );
     const verification = await this.verifyCode(code);
     if (!verification) return this.refuse('CODE_REJECTED');
     const pending = takePendingByRequestId(session, verification.requestId, now);
-    if (!pending && !accept) {
+    // Warnings about the service only on its evidence: the service verified this code, and it came
+    // in the URL the link opened (its query). A code POSTed in a body without its flow is the
+    // app's page leaving the flow out, and a code the service refused is anyone's guess: neither
+    // says anything of the service.
+    const landed = codeInQuery(req);
+    if (landed && pending?.f !== undefined) {
+      // The code belongs to a send whose redirect_uri carried the flow, and it came back without it.
       warnOnce(
-        'OTPLESS_BINDING_FAILED',
-        "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
-          'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
-        'OTPLESS_BINDING_FAILED',
+        'OTPLESS_FLOW_PARAM_MISSING',
+        `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
+          "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
+          'handoff cannot work. Run `npx otpless-check` to confirm.',
+        'OTPLESS_FLOW_PARAM_MISSING',
       );
+    }
+    if (!pending && !accept) {
+      if (landed)
+        warnOnce(
+          'OTPLESS_BINDING_FAILED',
+          "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
+            'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
+          'OTPLESS_BINDING_FAILED',
+        );
       return this.refuse('BINDING_FAILED');
     }
     return this.enriched(verification, undefined, pending?.d);
@@ -423,4 +432,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     this.fail(info ? { ...challenge, ...info } : challenge, status);
     return undefined;
   }
+}
+
+/** True when the code came in the URL itself, as the service's redirect puts it (not in a body). */
+function codeInQuery(req: HttpRequest): boolean {
+  const url = (req as HttpRequest & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  return new URLSearchParams(url.split('?')[1] ?? '').has('code');
 }
