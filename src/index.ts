@@ -19,6 +19,7 @@ export * from './session/index.js';
 export * from './stores/index.js';
 export * from './flow/index.js';
 export * from './web/index.js';
+export type * from './web/view.js';
 export * from './strategy/index.js';
 export * from './guards/index.js';
 export * from './limits/index.js';

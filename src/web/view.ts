@@ -90,3 +90,6 @@ export function viewBase(
 ): PageViewBase {
   return { status, locale: tr.locale, dir: tr.dir, title: tr.t(title), text, theme, t: tr.t };
 }
+
+export type { PageTheme } from './theme.js';
+export type { LocaleOptions, MessageKey, Messages } from './messages/index.js';
