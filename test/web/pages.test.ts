@@ -193,7 +193,7 @@ describe('theme', () => {
       const { approval } = await threePages(h);
       expect(approval.text).toContain('<img src="https://cdn.acme.example/logo.svg" alt="">Acme</p>');
       expect(approval.text).toContain('--accent:#ffcc00;--on-accent:#111');
-      expect(approval.headers['content-security-policy']).toContain('img-src https://cdn.acme.example;');
+      expect(approval.headers['content-security-policy']).toContain("img-src 'self' https://cdn.acme.example;");
       expectSecurityHeaders(approval);
     });
   });
