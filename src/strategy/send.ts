@@ -62,6 +62,11 @@ const MESSAGES = {
   service: 'The sign-in link could not be sent right now. Please try again in a moment.',
   crossSite: 'This sign-in request did not come from this site.',
   mediaType: 'Send the form as application/x-www-form-urlencoded or application/json.',
+  noBody:
+    'The request has no body: send the e-mail address or mobile number as a form (application/x-www-form-urlencoded) or as JSON (application/json).',
+  space: 'Enter the e-mail address without spaces, such as name@example.com.',
+  twoContacts:
+    'Enter one e-mail address only: this field holds more than one contact. Give the mobile number in its own field, or use one of them.',
 };
 /** What a person reads for each way an address can be wrong. */
 const EMAIL_PROBLEMS: Record<EmailProblem, string> = {
@@ -132,6 +137,8 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
   };
 
   async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
+    // Nothing to plant and nothing to send: say that the body is missing, not that the site is wrong.
+    if (hasNoBody(req)) throw invalid(MESSAGES.noBody, undefined);
     // Login CSRF: a page elsewhere must not plant its own pending request in this session.
     if (mayBeCrossSite(req, settings.callbackUrl)) {
       throw new OtplessRequestError(403, 'CROSS_SITE', MESSAGES.crossSite);
@@ -149,7 +156,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     let address: string | undefined;
     if (email !== undefined) {
       const reading = readEmail(email, { international });
-      if (reading.problem) throw invalid(EMAIL_PROBLEMS[reading.problem], emailField);
+      if (reading.problem) throw invalid(emailProblemMessage(email, reading.problem), emailField);
       address = reading.address;
       destinations.push({ value: address, field: emailField });
     }
@@ -220,6 +227,31 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     // The number to show the person, who types it on the device where the link opens.
     sendJson(res, 200, match ? { sent, match, expiresAt: new Date(expiresAt).toISOString() } : { sent });
   }
+}
+
+/**
+ * True for a POST with no body at all: no parsed body with a field, no `Content-Length` above 0,
+ * no chunked body. (A parser that ran on an empty body leaves `{}`, or nothing.)
+ */
+function hasNoBody(req: HttpRequest): boolean {
+  const parsed = req.body;
+  if (parsed !== undefined && parsed !== null && !(typeof parsed === 'object' && Object.keys(parsed).length === 0)) {
+    return false;
+  }
+  return !(Number(req.headers['content-length'] ?? 0) > 0) && req.headers['transfer-encoding'] === undefined;
+}
+
+/**
+ * What to tell a person whose address was refused. A plain space is not an "invisible character":
+ * it is a space typed, or two contacts in one field ("ada@example.com +14155550123").
+ */
+function emailProblemMessage(typed: string, problem: EmailProblem): string {
+  if (problem !== 'hidden' || !/[ \t]/.test(typed)) return EMAIL_PROBLEMS[problem];
+  // Other hidden characters besides the spaces: those are what the person must hear of.
+  if (readEmail(typed.replace(/[ \t]+/g, '')).problem === 'hidden') return EMAIL_PROBLEMS.hidden;
+  const parts = typed.split(/[\s,;]+/).filter(Boolean);
+  const contacts = parts.filter((p) => p.includes('@') || /^\+?[\d().-]{6,}$/.test(p));
+  return contacts.length > 1 ? MESSAGES.twoContacts : MESSAGES.space;
 }
 
 /** The parsed body, telling a missing parser apart from a request that simply has no body. */
