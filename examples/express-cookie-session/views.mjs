@@ -198,13 +198,10 @@ export function checkInboxPage({ sentTo, sentVia = 'EMAIL', demo, flow }) {
   // page then says only that, once, with one way on. No inbox, no "check WhatsApp".
   const over = flow && (flow.status === 'denied' || flow.status === 'expired');
   const title = over ? 'This sign-in was not completed' : (CHECK_TITLES[sentVia] ?? CHECK_TITLES.EMAIL);
-  // Without JavaScript the page reloads itself every 3 s (the server sends an approved flow on to
-  // the callback, and a sign-in finished in another tab to the account); with it, /waiting.js
-  // asks /auth/status every second and goes on at once.
-  const head = waiting
-    ? html`<meta http-equiv="refresh" content="3" />
-        <script src="/waiting.js" defer></script>`
-    : '';
+  // /waiting.js asks /auth/status every second and goes on at once (to the callback once the
+  // phone approved, to the account after a sign-in in another tab). Without JavaScript a link
+  // does it: a timed refresh would move the page under a person still reading (WCAG 2.2.1).
+  const head = waiting ? html`<script src="/waiting.js" defer></script>` : '';
   if (over) {
     return layout({
       title,
@@ -240,6 +237,9 @@ export function checkInboxPage({ sentTo, sentVia = 'EMAIL', demo, flow }) {
           <p>Opening it on another device? Type this number there:</p>
           <p class="number" aria-label="Number to type on your phone">${flow.match}</p>
           <p class="note">This page signs you in by itself once you approve.</p>
+          <noscript
+            ><p><a href="/check-inbox">Approved it? Continue</a></p></noscript
+          >
         </div>`
       }
       ${
