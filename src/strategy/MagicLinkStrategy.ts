@@ -22,6 +22,7 @@ import type { PendingRequest } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
 import type { SessionLike } from '../session/session.js';
 import { isSameOriginPost } from '../web/origin.js';
+import { translatorFor } from '../web/messages/index.js';
 import { confirmView, showPage } from '../web/pages.js';
 import { sendJson } from '../web/request.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
@@ -96,6 +97,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   declare error: (err: unknown) => void;
   declare redirect: (url: string, status?: number) => void;
   declare pass: () => void;
+  /** The request of this attempt, for the language of its refusals. */
+  private request: HttpRequest | undefined;
 
   constructor(options: MagicLinkStrategyOptions & { passReqToCallback: true }, verify: VerifyFunctionWithRequest);
   constructor(options: MagicLinkStrategyOptions & { passReqToCallback?: false }, verify: VerifyFunction);
@@ -157,6 +160,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
   authenticate(req: HttpRequest, _options?: unknown): void {
+    // Passport (and @fastify/passport) run each attempt on a copy of the strategy: this is per request.
+    this.request = req;
     const res = req.res;
     if (res && !res.headersSent) {
       // The URL carries a one-time code: keep it out of caches and out of Referer headers.
@@ -426,7 +431,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Ends the request with Passport's `fail`; returns nothing so a path can `return this.refuse(...)`. */
   private refuse(code: CallbackFailureCode, info?: object): undefined {
-    const { challenge, status } = failure(code);
+    const { t } = translatorFor(this.request, this.settings.pages);
+    const { challenge, status } = failure(code, t);
     if (channels.loginRefused.hasSubscribers) channels.loginRefused.publish({ code, status });
     // `info` is what the app's verify gave with its refusal, for Passport's failure handling.
     this.fail(info ? { ...challenge, ...info } : challenge, status);

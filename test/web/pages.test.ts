@@ -210,3 +210,45 @@ describe('theme', () => {
     ).rejects.toThrow(/pages\.messages\.es\['approval\.aprove'\]/);
   });
 });
+
+describe('the catalogue', () => {
+  it('every built-in locale has every key, and English is the callback refusals’ own words', async () => {
+    const { BUILT_IN_MESSAGES } = await import('../../src/web/messages/index.js');
+    const { CALLBACK_FAILURES } = await import('../../src/strategy/failures.js');
+    const keys = Object.keys(BUILT_IN_MESSAGES.en!).sort();
+    expect(Object.keys(BUILT_IN_MESSAGES).sort()).toEqual(['en', 'es', 'hi', 'id', 'pt-BR']);
+    for (const [locale, catalogue] of Object.entries(BUILT_IN_MESSAGES)) {
+      expect(Object.keys(catalogue).sort(), locale).toEqual(keys);
+      // Placeholders survive translation: the same {names} in every language.
+      for (const key of keys) {
+        const names = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
+        expect(names((catalogue as Record<string, string>)[key]!), `${locale} ${key}`).toEqual(
+          names((BUILT_IN_MESSAGES.en as Record<string, string>)[key]!),
+        );
+      }
+    }
+    for (const [code, { message }] of Object.entries(CALLBACK_FAILURES)) {
+      expect((BUILT_IN_MESSAGES.en as Record<string, string>)[`failure.${code}`]).toBe(message);
+    }
+  });
+
+  it('a refusal of the callback reaches the app in the person’s language', async () => {
+    const h = await startHarness({
+      emulator,
+      routes: (app) =>
+        app.get('/custom', (req, res, next) =>
+          h.passport.authenticate('magic-link', (err: unknown, _user: unknown, info: unknown, status: number) =>
+            err ? next(err) : res.status(status).json({ error: info }),
+          )(req, res, next),
+        ),
+    });
+    try {
+      const res = await h.browser().get('/custom?code=whatever').set('accept-language', 'es');
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'WRONG_BROWSER' });
+      expect(res.body.error.message).toMatch(/^Este enlace de inicio de sesión no se puede usar aquí/);
+    } finally {
+      await h.close();
+    }
+  });
+});
