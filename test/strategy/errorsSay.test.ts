@@ -91,3 +91,26 @@ describe('requireLowRisk() on a strategy that fetches no signals', () => {
     expect(warnings[0]).toMatchObject({ code: 'OTPLESS_NO_RISK_SIGNALS', message: expect.stringMatching(/enrich/) });
   });
 });
+
+describe("the send route's refusals in the person's language", () => {
+  it.each([
+    ['hi', /^सिर्फ़ एक ईमेल पता लिखें/],
+    ['id', /^Masukkan satu alamat email saja/],
+    ['es-MX', /^Escribe un solo correo electrónico/],
+    ['pt-BR', /^Digite só um e-mail/],
+  ])('Accept-Language %s', async (language, message) => {
+    const res = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .set('accept-language', language)
+      .type('form')
+      .send({ email: 'ada@example.com +14155550123' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'email',
+      message: expect.stringMatching(message),
+    });
+  });
+});

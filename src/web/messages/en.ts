@@ -67,6 +67,25 @@ export const en = {
   'failure.FLOW_DENIED': 'This sign-in was cancelled on the other device. Ask for a new link if you want to sign in.',
   'failure.FLOW_EXPIRED': 'This sign-in request has expired or was already used. Ask for a new link.',
   'failure.USER_REFUSED': 'Sign-in was refused.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Enter an e-mail address or a mobile number.',
+  'send.email': 'Enter a valid e-mail address, such as name@example.com.',
+  'send.mobile': 'Enter a valid mobile number with its country code, such as +14155550123.',
+  'send.service': 'The sign-in link could not be sent right now. Please try again in a moment.',
+  'send.space': 'Enter the e-mail address without spaces, such as name@example.com.',
+  'send.twoContacts':
+    'Enter one e-mail address only: this field holds more than one contact. Give the mobile number in its own field, or use one of them.',
+  'send.hidden': 'Enter the e-mail address again, typed rather than pasted: it contains invisible characters.',
+  'send.lookalike':
+    'Enter the e-mail address again: it contains look-alike characters (full-width letters, or letters of different alphabets).',
+  'send.international': 'Enter the e-mail address in plain letters (a-z, digits, dots), such as name@example.com.',
+  'send.phoneFormat': 'Enter the mobile number in digits, such as +14155550123 (spaces, dashes and brackets are fine).',
+  'send.phoneCountryCode':
+    'Enter the mobile number with its country code: add + and the code first, such as +1 415 555 0123.',
+  'send.phoneInvalid':
+    'Enter a valid mobile number: this one has too many or too few digits for its country, or is not in use.',
+  'send.phoneKind': 'Enter a mobile number: premium-rate, toll-free and shared-cost numbers cannot get sign-in links.',
+  'send.channel': 'Choose WhatsApp or SMS.',
 } as const;
 
 /** The key of one message of the catalogue. */

@@ -65,4 +65,26 @@ export const es: Messages = {
     'Este inicio de sesión se canceló en el otro dispositivo. Pide un enlace nuevo si quieres iniciar sesión.',
   'failure.FLOW_EXPIRED': 'Esta solicitud de inicio de sesión venció o ya se usó. Pide un enlace nuevo.',
   'failure.USER_REFUSED': 'Se rechazó el inicio de sesión.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Escribe un correo electrónico o un número de celular.',
+  'send.email': 'Escribe un correo electrónico válido, como nombre@example.com.',
+  'send.mobile': 'Escribe un número de celular válido con su código de país, como +525512345678.',
+  'send.service': 'No pudimos enviar el enlace de inicio de sesión en este momento. Inténtalo de nuevo en un rato.',
+  'send.space': 'Escribe el correo electrónico sin espacios, como nombre@example.com.',
+  'send.twoContacts':
+    'Escribe un solo correo electrónico: este campo tiene más de un contacto. Pon el número de celular en su propio campo o usa solo uno de los dos.',
+  'send.hidden': 'Vuelve a escribir el correo electrónico a mano, sin pegarlo: contiene caracteres invisibles.',
+  'send.lookalike':
+    'Vuelve a escribir el correo electrónico: contiene caracteres que se parecen a otros (letras de ancho completo o de alfabetos distintos).',
+  'send.international':
+    'Escribe el correo electrónico con letras simples (a-z, números y puntos), como nombre@example.com.',
+  'send.phoneFormat':
+    'Escribe el número de celular con dígitos, como +525512345678 (puedes usar espacios, guiones y paréntesis).',
+  'send.phoneCountryCode':
+    'Escribe el número de celular con su código de país: agrega + y el código al principio, como +52 55 1234 5678.',
+  'send.phoneInvalid':
+    'Escribe un número de celular válido: este tiene demasiados o muy pocos dígitos para su país, o no está en uso.',
+  'send.phoneKind':
+    'Escribe un número de celular: los números de tarificación especial, gratuitos y de costo compartido no pueden recibir enlaces de inicio de sesión.',
+  'send.channel': 'Elige WhatsApp o SMS.',
 };

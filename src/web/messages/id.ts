@@ -62,4 +62,26 @@ export const id: Messages = {
   'failure.FLOW_DENIED': 'Proses masuk ini dibatalkan di perangkat lain. Minta tautan baru jika Anda ingin masuk.',
   'failure.FLOW_EXPIRED': 'Permintaan masuk ini sudah kedaluwarsa atau sudah digunakan. Minta tautan baru.',
   'failure.USER_REFUSED': 'Proses masuk ditolak.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Masukkan alamat email atau nomor ponsel.',
+  'send.email': 'Masukkan alamat email yang valid, misalnya name@example.com.',
+  'send.mobile': 'Masukkan nomor ponsel yang valid dengan kode negaranya, misalnya +6281234567890.',
+  'send.service': 'Tautan masuk tidak dapat dikirim saat ini. Silakan coba lagi sebentar lagi.',
+  'send.space': 'Masukkan alamat email tanpa spasi, misalnya name@example.com.',
+  'send.twoContacts':
+    'Masukkan satu alamat email saja: kolom ini berisi lebih dari satu kontak. Isi nomor ponsel di kolomnya sendiri, atau gunakan salah satunya saja.',
+  'send.hidden':
+    'Masukkan lagi alamat email dengan mengetiknya, jangan ditempel: alamat ini berisi karakter tak terlihat.',
+  'send.lookalike':
+    'Masukkan lagi alamat email: alamat ini berisi karakter yang mirip huruf lain (huruf lebar penuh, atau huruf dari abjad yang berbeda).',
+  'send.international': 'Masukkan alamat email dengan huruf biasa (a-z, angka, titik), misalnya name@example.com.',
+  'send.phoneFormat':
+    'Masukkan nomor ponsel dalam angka, misalnya +6281234567890 (spasi, tanda hubung, dan tanda kurung boleh).',
+  'send.phoneCountryCode':
+    'Masukkan nomor ponsel dengan kode negaranya: tambahkan + dan kodenya di depan, misalnya +62 812 3456 7890.',
+  'send.phoneInvalid':
+    'Masukkan nomor ponsel yang valid: jumlah digit nomor ini terlalu banyak atau terlalu sedikit untuk negaranya, atau nomor ini tidak digunakan.',
+  'send.phoneKind':
+    'Masukkan nomor ponsel: nomor premium, bebas pulsa, dan berbagi biaya tidak dapat menerima tautan masuk.',
+  'send.channel': 'Pilih WhatsApp atau SMS.',
 };

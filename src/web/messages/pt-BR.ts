@@ -58,4 +58,25 @@ export const ptBR: Messages = {
   'failure.FLOW_DENIED': 'Este login foi cancelado no outro dispositivo. Peça um novo link se quiser entrar.',
   'failure.FLOW_EXPIRED': 'Este pedido de login expirou ou já foi usado. Peça um novo link.',
   'failure.USER_REFUSED': 'O login foi recusado.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Digite um e-mail ou um número de celular.',
+  'send.email': 'Digite um e-mail válido, como nome@example.com.',
+  'send.mobile': 'Digite um número de celular válido com o código do país, como +5511912345678.',
+  'send.service': 'Não foi possível enviar o link de login agora. Tente de novo daqui a pouco.',
+  'send.space': 'Digite o e-mail sem espaços, como nome@example.com.',
+  'send.twoContacts':
+    'Digite só um e-mail: este campo tem mais de um contato. Coloque o número de celular no campo dele ou use só um dos dois.',
+  'send.hidden': 'Digite o e-mail de novo, sem colar: ele contém caracteres invisíveis.',
+  'send.lookalike':
+    'Digite o e-mail de novo: ele contém caracteres parecidos com outros (letras de largura total ou de alfabetos diferentes).',
+  'send.international': 'Digite o e-mail só com letras simples (a-z, números e pontos), como nome@example.com.',
+  'send.phoneFormat':
+    'Digite o número de celular com algarismos, como +5511912345678 (espaços, hífens e parênteses podem ser usados).',
+  'send.phoneCountryCode':
+    'Digite o número de celular com o código do país: coloque + e o código na frente, como +55 11 91234-5678.',
+  'send.phoneInvalid':
+    'Digite um número de celular válido: este tem dígitos demais ou de menos para o país, ou não está em uso.',
+  'send.phoneKind':
+    'Digite um número de celular: números de tarifa premium, gratuitos (0800) e de custo compartilhado não podem receber links de login.',
+  'send.channel': 'Escolha WhatsApp ou SMS.',
 };
