@@ -150,7 +150,8 @@ export function createApp(options) {
       // Signed in meanwhile in another tab of this browser (where the link opened): nothing waits here.
       if (flow.status === 'none' && req.user) return res.redirect(303, '/account');
       res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'`);
+      // The waiting script asks /auth/status: without connect-src its fetch is blocked (default-src 'none').
+      res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'; connect-src 'self'`);
       res.send(checkInboxPage({ sentTo: req.session.sentTo, sentVia: req.session.sentVia, demo, flow }));
     } catch (err) {
       next(err);

@@ -217,6 +217,20 @@ if (!existsSync(CHROMIUM)) {
       await audit(page, `demo-404-${locale}`);
     });
 
+    it('the asking tab notices a sign-in finished in another tab of the same browser', async () => {
+      const tab = await newPage(locale);
+      const email = `other-tab-${locale.toLowerCase()}@example.com`;
+      await tab.goto(demo.url);
+      await tab.getByLabel('E-mail or mobile number').fill(email);
+      await Promise.all([tab.waitForURL(/check-inbox/), tab.keyboard.press('Enter')]);
+      // A second tab of the same browser (same context, same cookies) opens the link.
+      const other = await tab.context().newPage();
+      await other.goto(lastLinkTo(emulator, email));
+      await other.waitForURL(/account/);
+      // The first tab's script sees nothing pending any more and goes to the account by itself.
+      await tab.waitForURL(/account/, { timeout: 15_000 });
+    });
+
     it('the waiting page after "This wasn\'t me" on the phone', async () => {
       const laptop = await newPage(locale);
       const phone = await newPage(locale);
