@@ -94,4 +94,21 @@ export type {
 // Option types the strategy shares with the client, and the wire types its profile carries.
 export type { OtplessClientOptions } from './client/options.js';
 export type { IdentityType, DeliveryMethod, MagicLinkChannel, SecureInfo } from './wire/types.js';
+
+// What the app's own pages are given (strategy option `pages`).
+export type {
+  ApprovalOutcome,
+  PageForm,
+  PageViewBase,
+  ApprovalView,
+  OutcomeView,
+  ConfirmView,
+  PageView,
+  PageRender,
+  PageOptions,
+  PageTheme,
+  LocaleOptions,
+  MessageKey,
+  Messages,
+} from './web/view.js';
 export type { CountryCode } from './contact/phone.js';

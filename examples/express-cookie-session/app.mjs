@@ -148,8 +148,11 @@ export function createApp(options) {
     try {
       const flow = await strategy.flowStatus(req);
       if (flow.status === 'approved') return res.redirect(303, '/auth/callback');
+      // Signed in meanwhile in another tab of this browser (where the link opened): nothing waits here.
+      if (flow.status === 'none' && req.user) return res.redirect(303, '/account');
       res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'`);
+      // The waiting script asks /auth/status: without connect-src its fetch is blocked (default-src 'none').
+      res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'; connect-src 'self'`);
       res.send(checkInboxPage({ sentTo: req.session.sentTo, sentVia: req.session.sentVia, demo, flow }));
     } catch (err) {
       next(err);
@@ -209,6 +212,11 @@ export function createApp(options) {
     const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
     if (res.headersSent) return res.end();
+    // An entry too long for the form's parser: the form again, with the field named.
+    if (err.type === 'entity.too.large' && req.path === '/auth/magic-link') {
+      const fieldError = 'This is too long for an e-mail address or a mobile number. Enter one contact.';
+      return res.status(413).send(signInPage({ fieldError, ...form }));
+    }
     res.status(status).send(errorPage({ status, user: req.user }));
   });
 

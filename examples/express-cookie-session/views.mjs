@@ -162,6 +162,7 @@ export function signInPage({ value = '', error, fieldError, notice, demo, defaul
             autocomplete="username"
             autocapitalize="none"
             spellcheck="false"
+            maxlength="320"
             required
             aria-describedby="${describedBy}"
             ${fieldError ? html` aria-invalid="true"` : ''}
@@ -192,43 +193,53 @@ export function signInPage({ value = '', error, fieldError, notice, demo, defaul
 const CHECK_TITLES = { WHATSAPP: 'Check WhatsApp', SMS: 'Check your messages', EMAIL: 'Check your inbox' };
 
 export function checkInboxPage({ sentTo, sentVia = 'EMAIL', demo, flow }) {
-  const title = CHECK_TITLES[sentVia] ?? CHECK_TITLES.EMAIL;
   const waiting = flow?.status === 'pending' && flow.match;
+  // Cancelled on the other device (a wrong number, or "This wasn't me"), expired, or gone: the
+  // page then says only that, once, with one way on. No inbox, no "check WhatsApp".
   const over = flow && (flow.status === 'denied' || flow.status === 'expired');
-  // Without JavaScript the page reloads itself every 3 s (the server sends an approved flow on to
-  // the callback); with it, /waiting.js asks /auth/status every second and goes on at once.
-  const head = waiting
-    ? html`<meta http-equiv="refresh" content="3" />
-        <script src="/waiting.js" defer></script>`
-    : '';
+  const title = over ? 'This sign-in was not completed' : (CHECK_TITLES[sentVia] ?? CHECK_TITLES.EMAIL);
+  // /waiting.js asks /auth/status every second and goes on at once (to the callback once the
+  // phone approved, to the account after a sign-in in another tab). Without JavaScript a link
+  // does it: a timed refresh would move the page under a person still reading (WCAG 2.2.1).
+  const head = waiting ? html`<script src="/waiting.js" defer></script>` : '';
+  if (over) {
+    return layout({
+      title,
+      narrow: true,
+      body: html`<div class="card">
+        ${icon('alert', 'bad')}
+        <h1>${title}</h1>
+        <p>
+          ${
+            flow.status === 'denied'
+              ? 'The sign-in was cancelled on the other device: the number typed there did not match, or “This wasn’t me” was pressed. Nobody was signed in.'
+              : 'The link expired before it was used. Nobody was signed in.'
+          }
+        </p>
+        <div class="actions"><a class="button" href="/">Ask for a new link</a></div>
+      </div>`,
+    });
+  }
   return layout({
     title,
     narrow: true,
     head,
     body: html`<div class="card">
       ${icon('mail', 'mail')}
-      <h1>${over ? 'This sign-in was not completed' : title}</h1>
-      ${
-        over
-          ? html`<p>
-              ${
-                flow.status === 'denied'
-                  ? 'The sign-in was cancelled on the other device. If that was not you, nothing was changed.'
-                  : 'The link has expired.'
-              }
-              <a href="/">Ask for a new link</a>.
-            </p>`
-          : html`<p>
-              We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}. Open it in this browser, or
-              on your phone. The link works once and expires in a few minutes.
-            </p>`
-      }
+      <h1>${title}</h1>
+      <p>
+        We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}. Open it in this browser, or on your
+        phone. The link works once and expires in a few minutes.
+      </p>
       ${
         waiting &&
         html`<div class="match" data-status-url="/auth/status" data-done-url="/auth/callback">
           <p>Opening it on another device? Type this number there:</p>
           <p class="number" aria-label="Number to type on your phone">${flow.match}</p>
           <p class="note">This page signs you in by itself once you approve.</p>
+          <noscript
+            ><p><a href="/check-inbox">Approved it? Continue</a></p></noscript
+          >
         </div>`
       }
       ${
@@ -516,19 +527,28 @@ export function refusedPage({ user, action, cause = 'flagged' }) {
   });
 }
 
-/** Any other problem: a short, friendly page, never a stack trace. */
+/**
+ * Any other problem: a short, friendly page, never a stack trace. A request the app could not
+ * read (4xx) is not told to try again in a moment: trying again would not help.
+ */
 export function errorPage({ status, user }) {
-  const notFound = status === 404;
+  const kind = status === 404 ? 'notFound' : status < 500 ? 'unreadable' : 'failed';
+  const words = {
+    notFound: ['Page not found', 'There is nothing at this address.'],
+    unreadable: [
+      'This request could not be read',
+      'Something in it was too long or not in the expected form. Go back and check what you entered.',
+    ],
+    failed: ['Something went wrong', 'We could not complete your request. Please try again in a moment.'],
+  }[kind];
   return layout({
-    title: notFound ? 'Page not found' : 'Something went wrong',
+    title: words[0],
     user,
     narrow: true,
     body: html`<div class="card">
       ${icon('alert', 'bad')}
-      <h1>${notFound ? 'Page not found' : 'Something went wrong'}</h1>
-      <p>
-        ${notFound ? 'There is nothing at this address.' : 'We could not complete your request. Please try again in a moment.'}
-      </p>
+      <h1>${words[0]}</h1>
+      <p>${words[1]}</p>
       <div class="actions"><a class="button" href="/">Go to the start page</a></div>
     </div>`,
   });

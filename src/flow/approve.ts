@@ -2,8 +2,11 @@ import type { CodeVerificationResult } from '../wire/types.js';
 import { channels } from '../diagnostics.js';
 import type { HttpRequest } from '../web/request.js';
 import { readSmallForm } from '../web/form.js';
-import { isSameOriginPost } from '../web/origin.js';
-import { sendApprovalOutcome, sendApprovalPage } from '../web/pages.js';
+import { mayBeCrossSite } from '../web/origin.js';
+import { approvalView, outcomeView, showPage, translate } from '../web/pages.js';
+import type { AskingBrowser, PageContext } from '../web/pages.js';
+import { sendJson } from '../web/request.js';
+import type { ApprovalOutcome, PageOptions } from '../web/view.js';
 import type { ServerResponse } from 'node:http';
 import { summarizeDevice } from './device.js';
 import type { FlowDenial, Handoff } from './handoff.js';
@@ -16,13 +19,20 @@ export interface ApprovalContext {
   verifyCode(code: string): Promise<CodeVerificationResult | undefined>;
   /** Ends the request with a Passport refusal of this code. */
   refuse(code: 'FLOW_EXPIRED' | 'CROSS_SITE'): void;
+  /** The app's words, look and render function for the pages. */
+  pages?: PageOptions | undefined;
 }
+
+/** The number the asking browser shows: two digits, nothing else counts as an answer. */
+const NUMBER = /^\d{2}$/;
 
 /**
  * The other device's side of a handoff (the phone, when the laptop asked). GET shows the
  * approval page and spends nothing; a same-origin POST with the number the asking browser shows
  * verifies the code and approves the flow; a wrong number or "This wasn't me" denies it for good.
- * Answers with a page, never a login on this device.
+ * A POST without a two-digit number is no answer: the flow keeps waiting and the page asks for
+ * the number again. Answers with a page, or JSON to a JSON request (a single-page app's phone
+ * side); never a login on this device.
  */
 export async function approveOnThisDevice(
   req: HttpRequest,
@@ -32,16 +42,22 @@ export async function approveOnThisDevice(
   ctx: ApprovalContext,
 ): Promise<void> {
   const { handoff } = ctx;
+  const page = { req, res, options: ctx.pages };
+  const json = asksForJson(req);
   const now = Date.now();
   const flow = await handoff.read(flowId, now);
   // A flow that is over (used, expired, decided) is a plain refusal: the app's failure handling shows it.
   if (req.method !== 'POST') {
     if (!flow || flow.record.s !== 'pending') return ctx.refuse('FLOW_EXPIRED');
-    return sendApprovalPage(res, flow.record.a, now);
+    if (json) return sendJson(res, 200, awaiting(flow.record.a));
+    return showPage(page, approvalView(page, flow.record.a, now));
   }
-  if (!isSameOriginPost(req, ctx.callbackUrl)) return ctx.refuse('CROSS_SITE');
+  // A page of another site must not answer for the person; a JSON body needs a CORS preflight.
+  if (mayBeCrossSite(req, ctx.callbackUrl)) return ctx.refuse('CROSS_SITE');
   const form = await readSmallForm(req);
-  if (!flow || flow.record.s !== 'pending') return sendApprovalOutcome(res, 'gone');
+  const outcome = async (result: ApprovalOutcome): Promise<void> =>
+    json ? sendOutcomeJson(page, result) : showPage(page, outcomeView(page, result));
+  if (!flow || flow.record.s !== 'pending') return outcome('gone');
   const deny = async (reason: FlowDenial): Promise<boolean> => {
     const denied = await handoff.deny(flowId, flow, reason);
     if (denied && channels.handoffDenied.hasSubscribers) {
@@ -49,20 +65,74 @@ export async function approveOnThisDevice(
     }
     return denied;
   };
-  if (form.decision === 'deny') return sendApprovalOutcome(res, (await deny('USER_DENIED')) ? 'denied' : 'gone');
-  if (typeof form.match !== 'string' || form.match.trim() !== flow.record.m) {
+  if (form.decision === 'deny') return outcome((await deny('USER_DENIED')) ? 'denied' : 'gone');
+  const typed =
+    typeof form.match === 'string' ? form.match.trim() : typeof form.match === 'number' ? String(form.match) : '';
+  // No number yet (a single-page app posting the link's code first, a form sent empty): not an answer.
+  if (!NUMBER.test(typed)) {
+    if (json) return sendJson(res, 202, awaiting(flow.record.a, typed !== '' ? numberMissing(page) : undefined));
+    return showPage(page, approvalView(page, flow.record.a, now, true));
+  }
+  if (typed !== flow.record.m) {
     await deny('WRONG_NUMBER');
-    return sendApprovalOutcome(res, 'wrongNumber');
+    return outcome('wrongNumber');
   }
   const verification = await ctx.verifyCode(code);
   if (!verification) {
     await deny('CODE_REJECTED');
-    return sendApprovalOutcome(res, 'rejected');
+    return outcome('rejected');
   }
   const approvedBy = summarizeDevice(req.headers['user-agent']);
   const approved = await handoff.approve(flowId, flow, { verification, approvedAt: Date.now(), approvedBy });
   if (approved && channels.handoffApproved.hasSubscribers) {
     channels.handoffApproved.publish({ ageMs: Date.now() - flow.record.a.at });
   }
-  sendApprovalOutcome(res, approved ? 'approved' : 'gone');
+  await outcome(approved ? 'approved' : 'gone');
+}
+
+/**
+ * A JSON request: it names `application/json` in `Accept`, or it sent JSON. A request that
+ * names neither (a link opened by a mail app, `Accept: *\/*`) gets the page a person can read.
+ */
+function asksForJson(req: HttpRequest): boolean {
+  const json = /\bapplication\/json\b/i;
+  return json.test(String(req.headers.accept ?? '')) || json.test(String(req.headers['content-type'] ?? ''));
+}
+
+/**
+ * The JSON of a flow still waiting for the person's answer: who asked, and the field to send.
+ * `invalid`: the message, when what was sent as the number is not two digits.
+ */
+function awaiting(asking: AskingBrowser, invalid?: string): Record<string, unknown> {
+  const askedBy = {
+    ...(asking.browser ? { browser: asking.browser } : {}),
+    ...(asking.os ? { os: asking.os } : {}),
+    at: new Date(asking.at).toISOString(),
+  };
+  const body: Record<string, unknown> = { approval: 'required', askedBy, field: 'match' };
+  if (invalid) body.error = { code: 'INVALID_NUMBER', field: 'match', message: invalid };
+  return body;
+}
+
+function numberMissing(page: Pick<PageContext, 'req' | 'options'>): string {
+  const { t } = translate(page);
+  return t('approval.numberMissing', { approve: t('approval.approve') });
+}
+
+/** The stable codes of the outcomes that are refusals. */
+const OUTCOME_CODES: Partial<Record<ApprovalOutcome, string>> = {
+  wrongNumber: 'WRONG_NUMBER',
+  rejected: 'CODE_REJECTED',
+  gone: 'FLOW_EXPIRED',
+};
+
+function sendOutcomeJson(page: PageContext, outcome: ApprovalOutcome): void {
+  const view = outcomeView(page, outcome);
+  const message = `${view.title}. ${view.text.join(' ')}`;
+  const code = OUTCOME_CODES[outcome];
+  sendJson(
+    page.res,
+    view.status,
+    code ? { approval: outcome, error: { code, message } } : { approval: outcome, message },
+  );
 }

@@ -189,9 +189,21 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginUrl);
   };
 
+  // A login without signals is refused (fail closed); when that is because the strategy asks for
+  // none, the operator hears it once, instead of a bare RISK_BLOCKED for everyone.
+  let saidNoSignals = false;
   // Synchronous unless a refetch is due: a guard runs on every request of the route.
   return createGuard(GUARD, opts, (req, res, next, record) => {
     const now = Date.now();
+    if (!record.risk && !saidNoSignals) {
+      saidNoSignals = true;
+      process.emitWarning(
+        `${OWNER} refuses logins without risk signals, and this one has none: the strategy fetched no signals ` +
+          "at login. Give MagicLinkStrategy enrich: ['secureInfo'] (or ['validateToken']) so that logins carry " +
+          'them; frontend-SDK token logins carry them already.',
+        { type: 'PassportOtplessWarning', code: 'OTPLESS_NO_RISK_SIGNALS' },
+      );
+    }
     const stale = isStale(record, now);
     const fresh =
       stale && record.risk && opts.client && record.token

@@ -21,7 +21,8 @@ import type { PendingRequest } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
 import type { SessionLike } from '../session/session.js';
 import { isSameOriginPost } from '../web/origin.js';
-import { sendConfirmPage } from '../web/pages.js';
+import { translatorFor } from '../web/messages/index.js';
+import { confirmView, showPage } from '../web/pages.js';
 import { sendJson } from '../web/request.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import type { CodeVerificationResult } from '../wire/types.js';
@@ -95,6 +96,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   declare error: (err: unknown) => void;
   declare redirect: (url: string, status?: number) => void;
   declare pass: () => void;
+  /** The request of this attempt, for the language of its refusals. */
+  private request: HttpRequest | undefined;
 
   constructor(options: MagicLinkStrategyOptions & { passReqToCallback: true }, verify: VerifyFunctionWithRequest);
   constructor(options: MagicLinkStrategyOptions & { passReqToCallback?: false }, verify: VerifyFunction);
@@ -154,6 +157,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
   authenticate(req: HttpRequest, _options?: unknown): void {
+    // Passport (and @fastify/passport) run each attempt on a copy of the strategy: this is per request.
+    this.request = req;
     const res = req.res;
     if (res && !res.headersSent) {
       // The URL carries a one-time code: keep it out of caches and out of Referer headers.
@@ -212,7 +217,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (flowId === undefined) return this.byRequestId(req, code);
     const own = livePending(session, now).some((p) => p.flowId === flowId);
     if (own) {
-      if (this.showsConfirmPage(req, code)) return undefined;
+      if (await this.showsConfirmPage(req, code)) return undefined;
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
       // Taken before verifying: this send serves one login, whatever happens next.
       const pending = takePendingByFlow(session, flowId, now);
@@ -229,7 +234,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       await this.approveHere(req, code, flowId);
       return undefined;
     }
-    if (this.showsConfirmPage(req, code)) return undefined;
+    if (await this.showsConfirmPage(req, code)) return undefined;
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
     const verification = await this.verifyCode(code);
     return verification ? this.enriched(verification, undefined) : this.refuse('CODE_REJECTED');
@@ -244,23 +249,32 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       // No send here to bind to: refused before verifying, so the code stays usable where it belongs.
       return this.refuse('WRONG_BROWSER');
     }
-    if (this.showsConfirmPage(req, code)) return undefined;
+    if (await this.showsConfirmPage(req, code)) return undefined;
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
-    warnOnce(
-      'OTPLESS_FLOW_PARAM_MISSING',
-      `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
-        "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
-        'handoff cannot work. Run `npx otpless-check` to confirm.',
-    );
     const verification = await this.verifyCode(code);
     if (!verification) return this.refuse('CODE_REJECTED');
     const pending = takePendingByRequestId(session, verification.requestId, now);
-    if (!pending && !accept) {
+    // Warnings about the service only on its evidence: the service verified this code, and it came
+    // in the URL the link opened (its query). A code POSTed in a body without its flow is the
+    // app's page leaving the flow out, and a code the service refused is anyone's guess: neither
+    // says anything of the service.
+    const landed = codeInQuery(req);
+    if (landed && pending?.flowId !== undefined) {
+      // The code belongs to a send whose redirect_uri carried the flow, and it came back without it.
       warnOnce(
-        'OTPLESS_BINDING_FAILED',
-        "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
-          'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
+        'OTPLESS_FLOW_PARAM_MISSING',
+        `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
+          "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
+          'handoff cannot work. Run `npx otpless-check` to confirm.',
       );
+    }
+    if (!pending && !accept) {
+      if (landed)
+        warnOnce(
+          'OTPLESS_BINDING_FAILED',
+          "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
+            'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
+        );
       return this.refuse('WRONG_BROWSER');
     }
     return this.enriched(verification, undefined, pending?.destinationHashes);
@@ -275,6 +289,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       callbackUrl: this.settings.callbackUrl,
       verifyCode: (c) => this.verifyCode(c),
       refuse: (failureCode) => void this.refuse(failureCode),
+      pages: this.settings.pages,
     });
   }
 
@@ -314,10 +329,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   }
 
   /** `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends the code. */
-  private showsConfirmPage(req: HttpRequest, code: string): boolean {
+  private async showsConfirmPage(req: HttpRequest, code: string): Promise<boolean> {
     if (!this.settings.confirm || req.method === 'POST') return false;
     if (!req.res) throw OtplessSetupError.missingResponse('confirm mode');
-    sendConfirmPage(req.res, code);
+    const page = { req, res: req.res, options: this.settings.pages };
+    await showPage(page, confirmView(page, code));
     return true;
   }
 
@@ -412,10 +428,17 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Ends the request with Passport's `fail`; returns nothing so a path can `return this.refuse(...)`. */
   private refuse(code: CallbackFailureCode, info?: object): undefined {
-    const { challenge, status } = failure(code);
+    const { t } = translatorFor(this.request, this.settings.pages);
+    const { challenge, status } = failure(code, t);
     if (channels.loginRefused.hasSubscribers) channels.loginRefused.publish({ code, status });
     // `info` is what the app's verify gave with its refusal, for Passport's failure handling.
     this.fail(info ? { ...challenge, ...info } : challenge, status);
     return undefined;
   }
+}
+
+/** True when the code came in the URL itself, as the service's redirect puts it (not in a body). */
+function codeInQuery(req: HttpRequest): boolean {
+  const url = (req as HttpRequest & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  return new URLSearchParams(url.split('?')[1] ?? '').has('code');
 }

@@ -20,7 +20,8 @@ const MAX_CODE_LENGTH = 512;
 const MAX_TOKEN_LENGTH = 4096;
 
 /**
- * Reads `code` (and `flow`) from the query (GET) or the body then the query (POST), or a frontend-SDK
+ * Reads `code` (and `flow`) from the query (GET) or the body then the query (POST; `flow` from the
+ * query then the body), or a frontend-SDK
  * `token` from a POST body. Repeated parameters (`?code=a&code=b`), arrays, objects and
  * oversized values are refused: which one the caller meant cannot be known.
  */
@@ -38,7 +39,8 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
   if (token !== undefined) return { kind: 'invalid', failure: 'INVALID_CODE' };
   if (code === undefined || code === '') return { kind: 'none' };
   if (!isOpaque(code, MAX_CODE_LENGTH)) return { kind: 'invalid', failure: 'INVALID_CODE' };
-  const flow = query[FLOW_PARAM];
+  // A single-page app posts what its page read from the link: the flow with the code.
+  const flow = query[FLOW_PARAM] ?? (isPost ? body?.[FLOW_PARAM] : undefined);
   if (flow === undefined) return { kind: 'code', code, flowId: undefined };
   return isFlowId(flow) ? { kind: 'code', code, flowId: flow } : { kind: 'invalid', failure: 'INVALID_CODE' };
 }

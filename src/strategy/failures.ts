@@ -62,10 +62,16 @@ export interface CallbackFailure {
   message: string;
 }
 
-/** The challenge object and status to hand to Passport's `fail`. */
-export function failure(code: CallbackFailureCode): { challenge: CallbackFailure; status: number } {
+/**
+ * The challenge object and status to hand to Passport's `fail`; the message in the person's
+ * language when `translate` gives it (the catalogue's `failure.<CODE>`, src/web/messages/).
+ */
+export function failure(
+  code: CallbackFailureCode,
+  translate?: (key: `failure.${CallbackFailureCode}`) => string,
+): { challenge: CallbackFailure; status: number } {
   const { status, message } = CALLBACK_FAILURES[code];
-  return { challenge: { code, message }, status };
+  return { challenge: { code, message: translate ? translate(`failure.${code}`) : message }, status };
 }
 
 const INVALID_PHONE_ERROR_CODE = SERVICE_ERROR_CODES.invalidPhone;

@@ -13,6 +13,8 @@ import type { CountryCode } from '../contact/phone.js';
 import { SendLimiter } from '../limits/index.js';
 import type { SendLimitsOptions } from '../limits/index.js';
 import { checkSendLimits } from '../limits/options.js';
+import { checkPageOptions } from '../web/pageOptions.js';
+import type { PageOptions } from '../web/view.js';
 
 /** The extra calls a login can make after the code is verified. */
 export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
@@ -78,6 +80,12 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    * 15 minutes, in memory.
    */
   limits?: SendLimitsOptions | SendLimiter | false;
+  /**
+   * The pages the package shows a person (the approval page on the other device, its outcome,
+   * the confirm page): their language (`locale`, `messages`), their look (`theme`), or the whole
+   * drawing (`render`, given a typed view model). See docs/pages-and-translations.md.
+   */
+  pages?: PageOptions;
 }
 
 /** Options after checking, with defaults applied. */
@@ -100,6 +108,7 @@ export interface ResolvedStrategyOptions {
   allowInternationalEmail: boolean;
   channel: MagicLinkChannel | undefined;
   limiter: SendLimiter | undefined;
+  pages: PageOptions | undefined;
 }
 
 /** The words of a bad `defaultCountry`, for the strategy's and `send()`'s option errors. */
@@ -131,6 +140,7 @@ const OPTION_NAMES = Object.keys({
   allowInternationalEmail: true,
   channel: true,
   limits: true,
+  pages: true,
 } satisfies Record<keyof MagicLinkStrategyOptions, true>);
 
 /** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
@@ -213,6 +223,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     allowInternationalEmail: allowInternationalEmail ?? false,
     channel,
     limiter,
+    pages: checkPageOptions(PREFIX, options.pages),
   };
 }
 

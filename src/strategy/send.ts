@@ -22,6 +22,8 @@ import { isCountryCode, readTypedPhone } from '../contact/phone.js';
 import type { CountryCode, PhoneProblem } from '../contact/phone.js';
 import { readEmail } from '../contact/email.js';
 import type { EmailProblem } from '../contact/email.js';
+import { translatorFor } from '../web/messages/index.js';
+import type { MessageKey } from '../web/messages/index.js';
 import { COUNTRY_EXPECTED } from './options.js';
 import { takeSendBudget } from './sendLimits.js';
 import type { LimitedDestination } from './sendLimits.js';
@@ -66,29 +68,28 @@ const OPTION_NAMES = Object.keys({
   onError: true,
 } satisfies Record<keyof SendOptions, true>);
 const MAX_FIELD_LENGTH = 320;
+/** What the developer reads (English, in logs and API answers to a wrong client). */
 const MESSAGES = {
-  none: 'Enter an e-mail address or a mobile number.',
-  email: 'Enter a valid e-mail address, such as name@example.com.',
-  mobile: 'Enter a valid mobile number with its country code, such as +14155550123.',
-  service: 'The sign-in link could not be sent right now. Please try again in a moment.',
-  crossSite: 'This sign-in request did not come from this site.',
   mediaType: 'Send the form as application/x-www-form-urlencoded or application/json.',
+  noBody:
+    'The request has no body: send the e-mail address or mobile number as a form (application/x-www-form-urlencoded) or as JSON (application/json).',
 };
-/** What a person reads for each way an address can be wrong. */
-const EMAIL_PROBLEMS: Record<EmailProblem, string> = {
-  format: MESSAGES.email,
-  hidden: 'Enter the e-mail address again, typed rather than pasted: it contains invisible characters.',
-  lookalike:
-    'Enter the e-mail address again: it contains look-alike characters (full-width letters, or letters of different alphabets).',
-  international: 'Enter the e-mail address in plain letters (a-z, digits, dots), such as name@example.com.',
+/** What a person reads for each way an address can be wrong (keys of the message catalogue). */
+const EMAIL_PROBLEMS: Record<EmailProblem, MessageKey> = {
+  format: 'send.email',
+  hidden: 'send.hidden',
+  lookalike: 'send.lookalike',
+  international: 'send.international',
 };
 /** What a person reads for each way a number can be wrong. */
-const PHONE_PROBLEMS: Record<PhoneProblem, string> = {
-  format: 'Enter the mobile number in digits, such as +14155550123 (spaces, dashes and brackets are fine).',
-  countryCode: 'Enter the mobile number with its country code: add + and the code first, such as +1 415 555 0123.',
-  invalid: 'Enter a valid mobile number: this one has too many or too few digits for its country, or is not in use.',
-  kind: 'Enter a mobile number: premium-rate, toll-free and shared-cost numbers cannot get sign-in links.',
+const PHONE_PROBLEMS: Record<PhoneProblem, MessageKey> = {
+  format: 'send.phoneFormat',
+  countryCode: 'send.phoneCountryCode',
+  invalid: 'send.phoneInvalid',
+  kind: 'send.phoneKind',
 };
+/** The sentences of a refusal, in the person's language (src/web/messages/). */
+type Say = (key: MessageKey) => string;
 
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
 export function createSendMiddleware(settings: ResolvedStrategyOptions, options: SendOptions): SendMiddleware {
@@ -145,36 +146,39 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
   };
 
   async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
+    const { t } = translatorFor(req, settings.pages);
+    // Nothing to plant and nothing to send: say that the body is missing, not that the site is wrong.
+    if (hasNoBody(req)) throw invalid(MESSAGES.noBody, undefined);
     // Login CSRF: a page elsewhere must not plant its own pending request in this session.
     if (mayBeCrossSite(req, settings.callbackUrl)) {
-      throw new OtplessRequestError(403, 'CROSS_SITE', MESSAGES.crossSite);
+      throw new OtplessRequestError(403, 'CROSS_SITE', t('failure.CROSS_SITE'));
     }
-    const body = readBody(req);
+    const body = readBody(req, t);
     const session = sessionOf(req);
     if (settings.crossDevice !== 'accept' && !session) throw OtplessSetupError.missingSession();
 
-    const email = readField(body, emailField, 'email');
-    const mobile = readField(body, mobileField, 'mobile');
-    if (email === undefined && mobile === undefined) throw invalid(MESSAGES.none, undefined);
+    const email = readField(body, emailField, 'email', t);
+    const mobile = readField(body, mobileField, 'mobile', t);
+    if (email === undefined && mobile === undefined) throw invalid(t('send.none'), undefined);
 
     // Read by the package's one rule for each (contact/), so the limits count what is sent.
     const destinations: LimitedDestination[] = [];
     let address: string | undefined;
     if (email !== undefined) {
       const reading = readEmail(email, { international });
-      if (reading.problem) throw invalid(EMAIL_PROBLEMS[reading.problem], emailField);
+      if (reading.problem) throw invalid(t(emailProblemKey(email, reading.problem)), emailField);
       address = reading.address;
       destinations.push({ value: address, field: emailField });
     }
     let e164: string | undefined;
     if (mobile !== undefined) {
       const reading = readTypedPhone(mobile, defaultCountry);
-      if (reading.problem) throw invalid(PHONE_PROBLEMS[reading.problem], mobileField);
+      if (reading.problem) throw invalid(t(PHONE_PROBLEMS[reading.problem]), mobileField);
       e164 = reading.e164;
       destinations.push({ value: e164, field: mobileField });
     }
 
-    const channel = readChannel(body, channelField) ?? settings.channel;
+    const channel = readChannel(body, channelField, t) ?? settings.channel;
 
     // After the checks, so invalid input costs nothing.
     const refund = settings.limiter ? await takeSendBudget(settings.limiter, req, destinations) : undefined;
@@ -189,7 +193,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       // Stored before the link leaves: a phone can open it within a second.
       await settings.handoff.start(flowId, { m: match, exp: expiresAt, a: asking }, now).catch(async (err: unknown) => {
         await refund?.(); // nothing was sent
-        throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', MESSAGES.service, undefined, asError(err));
+        throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', t('send.service'), undefined, asError(err));
       });
     }
     let response;
@@ -207,7 +211,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       // The service answered and refused: nothing was sent, so nothing is counted. After a
       // timeout or a broken connection a message may have gone out: those stay counted.
       if (refund && (isOtplessError(err, 'API_ERROR') || isOtplessError(err, 'INVALID_INPUT'))) await refund();
-      throw toSendError(err, emailField, mobileField);
+      throw toSendError(err, emailField, mobileField, t);
     }
 
     if (session) {
@@ -235,8 +239,33 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
   }
 }
 
+/**
+ * True for a POST with no body at all: no parsed body with a field, no `Content-Length` above 0,
+ * no chunked body. (A parser that ran on an empty body leaves `{}`, or nothing.)
+ */
+function hasNoBody(req: HttpRequest): boolean {
+  const parsed = req.body;
+  if (parsed !== undefined && parsed !== null && !(typeof parsed === 'object' && Object.keys(parsed).length === 0)) {
+    return false;
+  }
+  return !(Number(req.headers['content-length'] ?? 0) > 0) && req.headers['transfer-encoding'] === undefined;
+}
+
+/**
+ * What to tell a person whose address was refused. A plain space is not an "invisible character":
+ * it is a space typed, or two contacts in one field ("ada@example.com +14155550123").
+ */
+function emailProblemKey(typed: string, problem: EmailProblem): MessageKey {
+  if (problem !== 'hidden' || !/[ \t]/.test(typed)) return EMAIL_PROBLEMS[problem];
+  // Other hidden characters besides the spaces: those are what the person must hear of.
+  if (readEmail(typed.replace(/[ \t]+/g, '')).problem === 'hidden') return EMAIL_PROBLEMS.hidden;
+  const parts = typed.split(/[\s,;]+/).filter(Boolean);
+  const contacts = parts.filter((p) => p.includes('@') || /^\+?[\d().-]{6,}$/.test(p));
+  return contacts.length > 1 ? 'send.twoContacts' : 'send.space';
+}
+
 /** The parsed body, telling a missing parser apart from a request that simply has no body. */
-function readBody(req: HttpRequest): Record<string, unknown> {
+function readBody(req: HttpRequest, t: Say): Record<string, unknown> {
   if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return req.body as Record<string, unknown>;
   // The media type alone, without parameters: `application/json-seq` is not JSON.
   const type = String(req.headers['content-type'] ?? '')
@@ -252,13 +281,13 @@ function readBody(req: HttpRequest): Record<string, unknown> {
     throw new OtplessRequestError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.mediaType);
   }
   if (req.body === undefined || req.body === null || (typeof req.body === 'string' && req.body === '')) return {};
-  throw invalid(MESSAGES.none, undefined);
+  throw invalid(t('send.none'), undefined);
 }
 
-function readField(body: Record<string, unknown>, name: string, kind: 'email' | 'mobile'): string | undefined {
+function readField(body: Record<string, unknown>, name: string, kind: 'email' | 'mobile', t: Say): string | undefined {
   const value = body[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > MAX_FIELD_LENGTH) throw invalid(MESSAGES[kind], name);
+  if (typeof value !== 'string' || value.length > MAX_FIELD_LENGTH) throw invalid(t(`send.${kind}`), name);
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
 }
@@ -268,15 +297,15 @@ function invalid(message: string, field: string | undefined): OtplessRequestErro
 }
 
 /** Maps a client failure to what the visitor sees; the client error stays as `cause`. */
-function toSendError(err: unknown, emailField: string, mobileField: string): OtplessRequestError {
+function toSendError(err: unknown, emailField: string, mobileField: string, t: Say): OtplessRequestError {
   const cause = asError(err);
   const status = statusForServiceError(err);
   if (status === 400) {
     const field = fieldOf(err, emailField, mobileField);
-    const message = field === emailField ? MESSAGES.email : field === mobileField ? MESSAGES.mobile : MESSAGES.none;
+    const message = t(field === emailField ? 'send.email' : field === mobileField ? 'send.mobile' : 'send.none');
     return new OtplessRequestError(400, 'INVALID_INPUT', message, field, cause);
   }
-  return serviceFailure(err, MESSAGES.service);
+  return serviceFailure(err, t('send.service'));
 }
 
 /** Which form field an input error is about: the client's field name, or the service's error code. */
@@ -296,12 +325,12 @@ function asError(err: unknown): Error | undefined {
 }
 
 /** The channel the visitor chose, when the app lets them (`channelField`); a bad value is a 400 on that field. */
-function readChannel(body: Record<string, unknown>, field: string | undefined): MagicLinkChannel | undefined {
+function readChannel(body: Record<string, unknown>, field: string | undefined, t: Say): MagicLinkChannel | undefined {
   if (field === undefined) return undefined;
   const value = body[field];
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'string' && (MAGIC_LINK_CHANNELS as readonly string[]).includes(value.toUpperCase())) {
     return value.toUpperCase() as MagicLinkChannel;
   }
-  throw invalid('Choose WhatsApp or SMS.', field);
+  throw invalid(t('send.channel'), field);
 }

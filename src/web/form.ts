@@ -4,14 +4,16 @@ import type { HttpRequest } from './request.js';
 const MAX_FORM_BYTES = 2048;
 
 /**
- * The fields of a small url-encoded form POST: from `req.body` when a body parser ran, or read
- * from the request itself when none did (the callback route often has no parser). Anything
- * else (JSON, a larger body, a stream already read) gives an empty object.
+ * The fields of a small url-encoded form or JSON object POST: from `req.body` when a body
+ * parser ran, or read from the request itself when none did (the callback route often has no
+ * parser). Anything else (a larger body, a stream already read, JSON that is not an object)
+ * gives an empty object.
  */
 export async function readSmallForm(req: HttpRequest): Promise<Record<string, unknown>> {
   if (req.body && typeof req.body === 'object') return req.body as Record<string, unknown>;
   const type = String(req.headers['content-type'] ?? '');
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type) || req.readableEnded) return {};
+  const isJson = /^application\/json\b/i.test(type);
+  if ((!isJson && !/^application\/x-www-form-urlencoded\b/i.test(type)) || req.readableEnded) return {};
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -19,5 +21,12 @@ export async function readSmallForm(req: HttpRequest): Promise<Record<string, un
     if (size > MAX_FORM_BYTES) return {};
     chunks.push(chunk);
   }
-  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!isJson) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }

@@ -165,3 +165,75 @@ describe('npm run demo', { timeout: 60_000 }, () => {
     expect(demo.output()).toContain('DEFAULT_COUNTRY must be a two-letter country code such as US or IN');
   });
 });
+
+// The demo's pages (examples/express-cookie-session, which `npm run demo` serves), as a person meets them.
+describe("the demo's pages", async () => {
+  const { startEmulator } = await import('../../src/emulator/index.js');
+  const { Browser, visibleText } = await import('./helpers/browser.js');
+  const { linkTo, openLink } = await import('./helpers/inbox.js');
+  const { startApp } = await import('../../examples/express-cookie-session/app.mjs');
+  const CLIENT = { clientId: 'demo-pages-client', clientSecret: 'demo-pages-secret-value' };
+  type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+  async function withDemo(run: (browser: InstanceType<typeof Browser>, emulator: Emulator) => Promise<void>) {
+    const emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+    const app = await startApp({
+      otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+      sessionKeys: ['demo-pages-session-key-0123456789'],
+      devInboxUrl: `${emulator.authUrl}/`,
+      limits: false,
+      log: () => {},
+    });
+    try {
+      await run(new Browser(app.url), emulator);
+    } finally {
+      await app.close();
+      await emulator.close();
+    }
+  }
+  const main = (html: string) => visibleText(/<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '');
+
+  it('the asking tab notices a sign-in finished in another tab of the same browser', async () => {
+    await withDemo(async (browser, emulator) => {
+      expect((await browser.postForm('/auth/magic-link', { contact: 'tabs@example.com' })).status).toBe(303);
+      expect(main((await browser.get('/check-inbox')).text)).toContain('We sent a sign-in link');
+      // The other tab (same browser, same cookies) opens the link and is signed in.
+      const other = await openLink(browser, linkTo(emulator, 'tabs@example.com'));
+      expect(other.location).toMatch(/\/account$/);
+      // The asking tab's poll sees nothing pending any more; its reload goes to the account.
+      expect((await browser.get('/auth/status', { accept: 'application/json' })).json()).toEqual({ status: 'none' });
+      const again = await browser.get('/check-inbox');
+      expect(again.status).toBe(303);
+      expect(again.location).toMatch(/\/account$/);
+    });
+  });
+
+  it('after "This wasn\'t me" the waiting page says only what is true, with one way on', async () => {
+    await withDemo(async (laptop, emulator) => {
+      await laptop.postForm('/auth/magic-link', { contact: '+14155550123', via: 'WHATSAPP' });
+      expect((await laptop.get('/check-inbox')).text).toContain('<title>Check WhatsApp');
+      const phone = laptop.fresh();
+      const redirect = await phone.get(linkTo(emulator, '+14155550123'));
+      expect((await phone.postForm(redirect.location!, { decision: 'deny' })).status).toBe(200);
+
+      const page = await laptop.get('/check-inbox');
+      const text = main(page.text);
+      expect(text).toContain('This sign-in was not completed');
+      expect(text).toContain('Nobody was signed in');
+      expect(page.text).not.toContain('Check WhatsApp');
+      expect(text).not.toContain('dev inbox');
+      expect(text).not.toContain('We sent a sign-in link');
+      expect(text.match(/Ask for a new link/g)).toHaveLength(1);
+    });
+  });
+
+  it('a 5,000-character entry gets the form again, 413, with the field named (not "try again in a moment")', async () => {
+    await withDemo(async (browser) => {
+      const page = await browser.postForm('/auth/magic-link', { contact: 'a'.repeat(5000) });
+      expect(page.status).toBe(413);
+      expect(main(page.text)).toContain('too long for an e-mail address or a mobile number');
+      expect(page.text).toContain('aria-invalid="true"');
+      expect(main(page.text)).not.toMatch(/try again in a moment/i);
+    });
+  });
+});

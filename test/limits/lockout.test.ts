@@ -4,7 +4,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESTINATION_TOTAL_FACTOR } from '../../src/limits/SendLimiter.js';
-import { DEFAULT_SEND_LIMITS } from '../../src/index.js';
+import { DEFAULT_SEND_LIMITS } from '../../src/limits/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;

@@ -2,7 +2,8 @@
 // echoed by a service survived in error descriptions. Each is echoed here by a real HTTP server
 // and must not reach the error the client throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOtplessError, OtplessClient } from '../../src/index.js';
+import { isOtplessError } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
 import { expectNoSecrets } from '../client/helpers/secrets.js';
 

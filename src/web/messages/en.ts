@@ -1,0 +1,95 @@
+/**
+ * The English catalogue: every sentence the package's pages and refusals show a person. The
+ * other catalogues have exactly these keys (a test checks it); `{name}` marks a value filled in
+ * when the page is drawn.
+ */
+export const en = {
+  // The approval page, on the device where the link opened (the phone).
+  'approval.title': 'Approve sign-in on your computer?',
+  'approval.asked': '{device} asked to sign in {when}.',
+  'approval.device': '{browser} on {os}',
+  'approval.deviceUnknown': 'A browser',
+  'approval.justNow': 'just now',
+  'approval.minuteAgo': 'a minute ago',
+  'approval.minutesAgo': '{count} minutes ago',
+  'approval.instructions':
+    'Type the number shown on that screen to sign it in. If you did not ask to sign in, press “{deny}”.',
+  'approval.numberLabel': 'Number shown on your computer',
+  'approval.approve': 'Approve',
+  'approval.deny': 'This wasn’t me',
+  'approval.numberMissing': 'Type the two-digit number shown on your computer, then press “{approve}”.',
+  // How the approval ended.
+  'outcome.approved.title': 'You are signed in on your computer',
+  'outcome.approved.text': 'You can close this tab and go back to your computer.',
+  'outcome.wrongNumber.title': 'Sign-in cancelled',
+  'outcome.wrongNumber.text':
+    'The number did not match, so nobody was signed in. If it was you, ask for a new link on your computer.',
+  'outcome.denied.title': 'Sign-in cancelled',
+  'outcome.denied.text':
+    'Nobody was signed in. If you did not ask for this link, you can ignore it: your account is safe.',
+  'outcome.rejected.title': 'This link cannot be used',
+  'outcome.rejected.text': 'It is invalid, has expired or was already used. Ask for a new link on your computer.',
+  'outcome.gone.title': 'This sign-in request is over',
+  'outcome.gone.text':
+    'It has expired, or was already approved or cancelled. Ask for a new link on your computer if you need one.',
+  // The confirm page (`confirm: true`), where the person's press spends the code.
+  'confirm.title': 'Confirm sign-in',
+  'confirm.text': 'Press the button to finish signing in.',
+  'confirm.button': 'Sign in',
+  // The guards' refusal pages.
+  'guard.UNAUTHENTICATED.title': 'Please sign in',
+  'guard.UNAUTHENTICATED.text': 'You need to sign in to see this page.',
+  'guard.RISK_CHALLENGE.title': 'Please confirm it is you',
+  'guard.RISK_CHALLENGE.text':
+    'We could not confirm that this sign-in is safe enough for this page. Sign in again from your usual device and network to continue.',
+  'guard.RISK_BLOCKED.title': 'This page is not available',
+  'guard.RISK_BLOCKED.text':
+    'For your security this page cannot be opened from this sign-in. If you think this is a mistake, contact support.',
+  'guard.IDENTITY_REQUIRED.title': 'Verification needed',
+  'guard.IDENTITY_REQUIRED.text':
+    'This page needs a verified contact you have not confirmed yet. Sign in with it to continue.',
+  'guard.signIn': 'Sign in',
+  // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
+  'failure.MISSING_CODE':
+    'This sign-in link is incomplete. Open the link from your message again, or ask for a new one.',
+  'failure.INVALID_CODE': 'This sign-in link is not valid. Ask for a new one.',
+  'failure.CODE_REJECTED': 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
+  'failure.TOKEN_REJECTED': 'Your sign-in could not be confirmed. Please sign in again.',
+  'failure.TOKEN_TOO_OLD': 'This sign-in is too old to be used. Please sign in again.',
+  'failure.NO_VERIFIED_IDENTITY': 'Your e-mail address or mobile number could not be confirmed. Ask for a new link.',
+  'failure.WRONG_BROWSER':
+    'This sign-in link cannot be used here: it was already used, or it was opened in another browser than the one where you asked for it. Ask for a new link in this browser.',
+  'failure.CROSS_SITE': 'This sign-in request did not come from this site.',
+  'failure.REQUEST_MISMATCH': 'This sign-in link does not belong to this sign-in. Ask for a new link in this browser.',
+  'failure.BINDING_FAILED': 'This sign-in link could not be matched to a sign-in in this browser. Ask for a new link.',
+  'failure.FLOW_PENDING':
+    'The sign-in has not been approved yet. Open the link on your phone and type the number shown here.',
+  'failure.FLOW_DENIED': 'This sign-in was cancelled on the other device. Ask for a new link if you want to sign in.',
+  'failure.FLOW_EXPIRED': 'This sign-in request has expired or was already used. Ask for a new link.',
+  'failure.USER_REFUSED': 'Sign-in was refused.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Enter an e-mail address or a mobile number.',
+  'send.email': 'Enter a valid e-mail address, such as name@example.com.',
+  'send.mobile': 'Enter a valid mobile number with its country code, such as +14155550123.',
+  'send.service': 'The sign-in link could not be sent right now. Please try again in a moment.',
+  'send.space': 'Enter the e-mail address without spaces, such as name@example.com.',
+  'send.twoContacts':
+    'Enter one e-mail address only: this field holds more than one contact. Give the mobile number in its own field, or use one of them.',
+  'send.hidden': 'Enter the e-mail address again, typed rather than pasted: it contains invisible characters.',
+  'send.lookalike':
+    'Enter the e-mail address again: it contains look-alike characters (full-width letters, or letters of different alphabets).',
+  'send.international': 'Enter the e-mail address in plain letters (a-z, digits, dots), such as name@example.com.',
+  'send.phoneFormat': 'Enter the mobile number in digits, such as +14155550123 (spaces, dashes and brackets are fine).',
+  'send.phoneCountryCode':
+    'Enter the mobile number with its country code: add + and the code first, such as +1 415 555 0123.',
+  'send.phoneInvalid':
+    'Enter a valid mobile number: this one has too many or too few digits for its country, or is not in use.',
+  'send.phoneKind': 'Enter a mobile number: premium-rate, toll-free and shared-cost numbers cannot get sign-in links.',
+  'send.channel': 'Choose WhatsApp or SMS.',
+} as const;
+
+/** The key of one message of the catalogue. */
+export type MessageKey = keyof typeof en;
+
+/** A complete catalogue: one sentence for every key. */
+export type Messages = Record<MessageKey, string>;

@@ -1,0 +1,90 @@
+import type { Messages } from './en.js';
+
+/** Spanish (español): neutral Latin American usage ("tú", "computadora"), as most readers expect. */
+export const es: Messages = {
+  'approval.title': '¿Aprobar el inicio de sesión en tu computadora?',
+  'approval.asked': '{device} pidió iniciar sesión {when}.',
+  'approval.device': '{browser} en {os}',
+  'approval.deviceUnknown': 'Un navegador',
+  'approval.justNow': 'hace un momento',
+  'approval.minuteAgo': 'hace un minuto',
+  'approval.minutesAgo': 'hace {count} minutos',
+  'approval.instructions':
+    'Escribe el número que aparece en esa pantalla para iniciar sesión allí. Si no pediste iniciar sesión, presiona “{deny}”.',
+  'approval.numberLabel': 'Número que aparece en tu computadora',
+  'approval.approve': 'Aprobar',
+  'approval.deny': 'No fui yo',
+  'approval.numberMissing':
+    'Escribe el número de dos dígitos que aparece en tu computadora y luego presiona “{approve}”.',
+  'outcome.approved.title': 'Ya iniciaste sesión en tu computadora',
+  'outcome.approved.text': 'Puedes cerrar esta pestaña y volver a tu computadora.',
+  'outcome.wrongNumber.title': 'Inicio de sesión cancelado',
+  'outcome.wrongNumber.text':
+    'El número no coincidía, así que no se inició ninguna sesión. Si eras tú, pide un enlace nuevo en tu computadora.',
+  'outcome.denied.title': 'Inicio de sesión cancelado',
+  'outcome.denied.text':
+    'No se inició ninguna sesión. Si no pediste este enlace, puedes ignorarlo: tu cuenta está segura.',
+  'outcome.rejected.title': 'Este enlace no se puede usar',
+  'outcome.rejected.text': 'No es válido, ya venció o ya se usó. Pide un enlace nuevo en tu computadora.',
+  'outcome.gone.title': 'Esta solicitud de inicio de sesión ya terminó',
+  'outcome.gone.text': 'Venció, o ya se aprobó o se canceló. Si lo necesitas, pide un enlace nuevo en tu computadora.',
+  'confirm.title': 'Confirmar inicio de sesión',
+  'confirm.text': 'Presiona el botón para terminar de iniciar sesión.',
+  'confirm.button': 'Iniciar sesión',
+  'guard.UNAUTHENTICATED.title': 'Inicia sesión',
+  'guard.UNAUTHENTICATED.text': 'Tienes que iniciar sesión para ver esta página.',
+  'guard.RISK_CHALLENGE.title': 'Confirma que eres tú',
+  'guard.RISK_CHALLENGE.text':
+    'No pudimos confirmar que este inicio de sesión sea lo bastante seguro para esta página. Para continuar, vuelve a iniciar sesión desde tu dispositivo y tu red de siempre.',
+  'guard.RISK_BLOCKED.title': 'Esta página no está disponible',
+  'guard.RISK_BLOCKED.text':
+    'Por tu seguridad, esta página no se puede abrir con este inicio de sesión. Si crees que es un error, comunícate con soporte.',
+  'guard.IDENTITY_REQUIRED.title': 'Se necesita una verificación',
+  'guard.IDENTITY_REQUIRED.text':
+    'Esta página requiere un contacto verificado que todavía no confirmaste. Inicia sesión con él para continuar.',
+  'guard.signIn': 'Iniciar sesión',
+  // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
+  'failure.MISSING_CODE':
+    'Este enlace de inicio de sesión está incompleto. Vuelve a abrir el enlace desde tu mensaje o pide uno nuevo.',
+  'failure.INVALID_CODE': 'Este enlace de inicio de sesión no es válido. Pide uno nuevo.',
+  'failure.CODE_REJECTED': 'Este enlace de inicio de sesión no es válido, ya venció o ya se usó. Pide uno nuevo.',
+  'failure.TOKEN_REJECTED': 'No pudimos confirmar tu inicio de sesión. Vuelve a iniciar sesión.',
+  'failure.TOKEN_TOO_OLD': 'Este inicio de sesión es demasiado antiguo para usarse. Vuelve a iniciar sesión.',
+  'failure.NO_VERIFIED_IDENTITY':
+    'No pudimos confirmar tu correo electrónico ni tu número de celular. Pide un enlace nuevo.',
+  'failure.WRONG_BROWSER':
+    'Este enlace de inicio de sesión no se puede usar aquí: ya se usó, o se abrió en un navegador distinto del que usaste para pedirlo. Pide un enlace nuevo en este navegador.',
+  'failure.CROSS_SITE': 'Esta solicitud de inicio de sesión no vino de este sitio.',
+  'failure.REQUEST_MISMATCH':
+    'Este enlace no corresponde a este inicio de sesión. Pide un enlace nuevo en este navegador.',
+  'failure.BINDING_FAILED':
+    'No pudimos relacionar este enlace con un inicio de sesión de este navegador. Pide un enlace nuevo.',
+  'failure.FLOW_PENDING':
+    'Todavía no se aprobó el inicio de sesión. Abre el enlace en tu celular y escribe el número que aparece aquí.',
+  'failure.FLOW_DENIED':
+    'Este inicio de sesión se canceló en el otro dispositivo. Pide un enlace nuevo si quieres iniciar sesión.',
+  'failure.FLOW_EXPIRED': 'Esta solicitud de inicio de sesión venció o ya se usó. Pide un enlace nuevo.',
+  'failure.USER_REFUSED': 'Se rechazó el inicio de sesión.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Escribe un correo electrónico o un número de celular.',
+  'send.email': 'Escribe un correo electrónico válido, como nombre@example.com.',
+  'send.mobile': 'Escribe un número de celular válido con su código de país, como +525512345678.',
+  'send.service': 'No pudimos enviar el enlace de inicio de sesión en este momento. Inténtalo de nuevo en un rato.',
+  'send.space': 'Escribe el correo electrónico sin espacios, como nombre@example.com.',
+  'send.twoContacts':
+    'Escribe un solo correo electrónico: este campo tiene más de un contacto. Pon el número de celular en su propio campo o usa solo uno de los dos.',
+  'send.hidden': 'Vuelve a escribir el correo electrónico a mano, sin pegarlo: contiene caracteres invisibles.',
+  'send.lookalike':
+    'Vuelve a escribir el correo electrónico: contiene caracteres que se parecen a otros (letras de ancho completo o de alfabetos distintos).',
+  'send.international':
+    'Escribe el correo electrónico con letras simples (a-z, números y puntos), como nombre@example.com.',
+  'send.phoneFormat':
+    'Escribe el número de celular con dígitos, como +525512345678 (puedes usar espacios, guiones y paréntesis).',
+  'send.phoneCountryCode':
+    'Escribe el número de celular con su código de país: agrega + y el código al principio, como +52 55 1234 5678.',
+  'send.phoneInvalid':
+    'Escribe un número de celular válido: este tiene demasiados o muy pocos dígitos para su país, o no está en uso.',
+  'send.phoneKind':
+    'Escribe un número de celular: los números de tarificación especial, gratuitos y de costo compartido no pueden recibir enlaces de inicio de sesión.',
+  'send.channel': 'Elige WhatsApp o SMS.',
+};

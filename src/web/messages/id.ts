@@ -1,0 +1,87 @@
+import type { Messages } from './en.js';
+
+/** Indonesian (Bahasa Indonesia): polite "Anda", the words sign-in screens in Indonesia use. */
+export const id: Messages = {
+  'approval.title': 'Setujui proses masuk di komputer Anda?',
+  'approval.asked': '{device} meminta untuk masuk {when}.',
+  'approval.device': '{browser} di {os}',
+  'approval.deviceUnknown': 'Sebuah browser',
+  'approval.justNow': 'baru saja',
+  'approval.minuteAgo': 'semenit yang lalu',
+  'approval.minutesAgo': '{count} menit yang lalu',
+  'approval.instructions':
+    'Ketik angka yang tampil di layar itu agar komputer tersebut bisa masuk. Jika Anda tidak meminta untuk masuk, tekan “{deny}”.',
+  'approval.numberLabel': 'Angka yang tampil di komputer Anda',
+  'approval.approve': 'Setujui',
+  'approval.deny': 'Ini bukan saya',
+  'approval.numberMissing': 'Ketik angka dua digit yang tampil di komputer Anda, lalu tekan “{approve}”.',
+  'outcome.approved.title': 'Anda sudah masuk di komputer Anda',
+  'outcome.approved.text': 'Anda boleh menutup tab ini dan kembali ke komputer Anda.',
+  'outcome.wrongNumber.title': 'Proses masuk dibatalkan',
+  'outcome.wrongNumber.text':
+    'Angkanya tidak cocok, jadi tidak ada yang masuk. Jika itu memang Anda, minta tautan baru di komputer Anda.',
+  'outcome.denied.title': 'Proses masuk dibatalkan',
+  'outcome.denied.text': 'Tidak ada yang masuk. Jika Anda tidak meminta tautan ini, abaikan saja: akun Anda aman.',
+  'outcome.rejected.title': 'Tautan ini tidak dapat digunakan',
+  'outcome.rejected.text':
+    'Tautan ini tidak valid, sudah kedaluwarsa, atau sudah pernah digunakan. Minta tautan baru di komputer Anda.',
+  'outcome.gone.title': 'Permintaan masuk ini sudah berakhir',
+  'outcome.gone.text':
+    'Permintaan ini sudah kedaluwarsa, atau sudah disetujui atau dibatalkan. Minta tautan baru di komputer Anda jika perlu.',
+  'confirm.title': 'Konfirmasi proses masuk',
+  'confirm.text': 'Tekan tombol di bawah untuk menyelesaikan proses masuk.',
+  'confirm.button': 'Masuk',
+  'guard.UNAUTHENTICATED.title': 'Silakan masuk',
+  'guard.UNAUTHENTICATED.text': 'Anda perlu masuk untuk melihat halaman ini.',
+  'guard.RISK_CHALLENGE.title': 'Pastikan ini memang Anda',
+  'guard.RISK_CHALLENGE.text':
+    'Kami tidak dapat memastikan bahwa proses masuk ini cukup aman untuk halaman ini. Untuk melanjutkan, masuk lagi dari perangkat dan jaringan yang biasa Anda gunakan.',
+  'guard.RISK_BLOCKED.title': 'Halaman ini tidak tersedia',
+  'guard.RISK_BLOCKED.text':
+    'Demi keamanan Anda, halaman ini tidak dapat dibuka dari proses masuk ini. Jika menurut Anda ini keliru, hubungi tim dukungan.',
+  'guard.IDENTITY_REQUIRED.title': 'Verifikasi diperlukan',
+  'guard.IDENTITY_REQUIRED.text':
+    'Halaman ini memerlukan kontak terverifikasi yang belum Anda konfirmasi. Masuklah dengan kontak tersebut untuk melanjutkan.',
+  'guard.signIn': 'Masuk',
+  // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
+  'failure.MISSING_CODE': 'Tautan masuk ini tidak lengkap. Buka lagi tautan dari pesan Anda, atau minta tautan baru.',
+  'failure.INVALID_CODE': 'Tautan masuk ini tidak valid. Minta tautan baru.',
+  'failure.CODE_REJECTED':
+    'Tautan masuk ini tidak valid, sudah kedaluwarsa, atau sudah pernah digunakan. Minta tautan baru.',
+  'failure.TOKEN_REJECTED': 'Proses masuk Anda tidak dapat dikonfirmasi. Silakan masuk lagi.',
+  'failure.TOKEN_TOO_OLD': 'Proses masuk ini sudah terlalu lama untuk digunakan. Silakan masuk lagi.',
+  'failure.NO_VERIFIED_IDENTITY': 'Alamat email atau nomor ponsel Anda tidak dapat dikonfirmasi. Minta tautan baru.',
+  'failure.WRONG_BROWSER':
+    'Tautan masuk ini tidak dapat digunakan di sini: tautan sudah pernah digunakan, atau dibuka di browser lain, bukan di browser tempat Anda memintanya. Minta tautan baru di browser ini.',
+  'failure.CROSS_SITE': 'Permintaan masuk ini tidak berasal dari situs ini.',
+  'failure.REQUEST_MISMATCH': 'Tautan masuk ini bukan untuk proses masuk ini. Minta tautan baru di browser ini.',
+  'failure.BINDING_FAILED':
+    'Tautan masuk ini tidak cocok dengan proses masuk mana pun di browser ini. Minta tautan baru.',
+  'failure.FLOW_PENDING':
+    'Proses masuk belum disetujui. Buka tautan di ponsel Anda dan ketik angka yang tampil di sini.',
+  'failure.FLOW_DENIED': 'Proses masuk ini dibatalkan di perangkat lain. Minta tautan baru jika Anda ingin masuk.',
+  'failure.FLOW_EXPIRED': 'Permintaan masuk ini sudah kedaluwarsa atau sudah digunakan. Minta tautan baru.',
+  'failure.USER_REFUSED': 'Proses masuk ditolak.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Masukkan alamat email atau nomor ponsel.',
+  'send.email': 'Masukkan alamat email yang valid, misalnya name@example.com.',
+  'send.mobile': 'Masukkan nomor ponsel yang valid dengan kode negaranya, misalnya +6281234567890.',
+  'send.service': 'Tautan masuk tidak dapat dikirim saat ini. Silakan coba lagi sebentar lagi.',
+  'send.space': 'Masukkan alamat email tanpa spasi, misalnya name@example.com.',
+  'send.twoContacts':
+    'Masukkan satu alamat email saja: kolom ini berisi lebih dari satu kontak. Isi nomor ponsel di kolomnya sendiri, atau gunakan salah satunya saja.',
+  'send.hidden':
+    'Masukkan lagi alamat email dengan mengetiknya, jangan ditempel: alamat ini berisi karakter tak terlihat.',
+  'send.lookalike':
+    'Masukkan lagi alamat email: alamat ini berisi karakter yang mirip huruf lain (huruf lebar penuh, atau huruf dari abjad yang berbeda).',
+  'send.international': 'Masukkan alamat email dengan huruf biasa (a-z, angka, titik), misalnya name@example.com.',
+  'send.phoneFormat':
+    'Masukkan nomor ponsel dalam angka, misalnya +6281234567890 (spasi, tanda hubung, dan tanda kurung boleh).',
+  'send.phoneCountryCode':
+    'Masukkan nomor ponsel dengan kode negaranya: tambahkan + dan kodenya di depan, misalnya +62 812 3456 7890.',
+  'send.phoneInvalid':
+    'Masukkan nomor ponsel yang valid: jumlah digit nomor ini terlalu banyak atau terlalu sedikit untuk negaranya, atau nomor ini tidak digunakan.',
+  'send.phoneKind':
+    'Masukkan nomor ponsel: nomor premium, bebas pulsa, dan berbagi biaya tidak dapat menerima tautan masuk.',
+  'send.channel': 'Pilih WhatsApp atau SMS.',
+};

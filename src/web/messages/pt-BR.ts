@@ -1,0 +1,82 @@
+import type { Messages } from './en.js';
+
+/** Brazilian Portuguese (português do Brasil): "você", "login" and "entrar", as Brazilian apps say. */
+export const ptBR: Messages = {
+  'approval.title': 'Aprovar o login no seu computador?',
+  'approval.asked': '{device} pediu para entrar {when}.',
+  'approval.device': '{browser} em {os}',
+  'approval.deviceUnknown': 'Um navegador',
+  'approval.justNow': 'agora mesmo',
+  'approval.minuteAgo': 'há um minuto',
+  'approval.minutesAgo': 'há {count} minutos',
+  'approval.instructions':
+    'Digite o número que aparece naquela tela para concluir o login nela. Se não foi você que pediu para entrar, toque em “{deny}”.',
+  'approval.numberLabel': 'Número que aparece no seu computador',
+  'approval.approve': 'Aprovar',
+  'approval.deny': 'Não fui eu',
+  'approval.numberMissing': 'Digite o número de dois dígitos que aparece no seu computador e toque em “{approve}”.',
+  'outcome.approved.title': 'Você entrou no seu computador',
+  'outcome.approved.text': 'Pode fechar esta aba e voltar para o computador.',
+  'outcome.wrongNumber.title': 'Login cancelado',
+  'outcome.wrongNumber.text':
+    'O número não confere, então ninguém entrou. Se foi você, peça um novo link no seu computador.',
+  'outcome.denied.title': 'Login cancelado',
+  'outcome.denied.text': 'Ninguém entrou. Se você não pediu este link, pode ignorá-lo: sua conta está segura.',
+  'outcome.rejected.title': 'Este link não pode ser usado',
+  'outcome.rejected.text': 'Ele é inválido, expirou ou já foi usado. Peça um novo link no seu computador.',
+  'outcome.gone.title': 'Este pedido de login terminou',
+  'outcome.gone.text': 'Ele expirou ou já foi aprovado ou cancelado. Se precisar, peça um novo link no seu computador.',
+  'confirm.title': 'Confirmar login',
+  'confirm.text': 'Toque no botão para concluir o login.',
+  'confirm.button': 'Entrar',
+  'guard.UNAUTHENTICATED.title': 'Faça login',
+  'guard.UNAUTHENTICATED.text': 'Você precisa entrar para ver esta página.',
+  'guard.RISK_CHALLENGE.title': 'Confirme que é você',
+  'guard.RISK_CHALLENGE.text':
+    'Não conseguimos confirmar que este login é seguro o bastante para esta página. Para continuar, entre de novo pelo dispositivo e pela rede que você costuma usar.',
+  'guard.RISK_BLOCKED.title': 'Esta página não está disponível',
+  'guard.RISK_BLOCKED.text':
+    'Para sua segurança, esta página não pode ser aberta com este login. Se achar que é um engano, fale com o suporte.',
+  'guard.IDENTITY_REQUIRED.title': 'Verificação necessária',
+  'guard.IDENTITY_REQUIRED.text':
+    'Esta página exige um contato verificado que você ainda não confirmou. Entre com ele para continuar.',
+  'guard.signIn': 'Entrar',
+  // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
+  'failure.MISSING_CODE': 'Este link de login está incompleto. Abra de novo o link da sua mensagem ou peça um novo.',
+  'failure.INVALID_CODE': 'Este link de login não é válido. Peça um novo.',
+  'failure.CODE_REJECTED': 'Este link de login é inválido, expirou ou já foi usado. Peça um novo.',
+  'failure.TOKEN_REJECTED': 'Não foi possível confirmar o seu login. Entre de novo.',
+  'failure.TOKEN_TOO_OLD': 'Este login é antigo demais para ser usado. Entre de novo.',
+  'failure.NO_VERIFIED_IDENTITY': 'Não foi possível confirmar o seu e-mail ou número de celular. Peça um novo link.',
+  'failure.WRONG_BROWSER':
+    'Este link de login não pode ser usado aqui: ele já foi usado ou foi aberto em um navegador diferente daquele em que você o pediu. Peça um novo link neste navegador.',
+  'failure.CROSS_SITE': 'Este pedido de login não veio deste site.',
+  'failure.REQUEST_MISMATCH': 'Este link não pertence a este login. Peça um novo link neste navegador.',
+  'failure.BINDING_FAILED': 'Não foi possível associar este link a um login neste navegador. Peça um novo link.',
+  'failure.FLOW_PENDING':
+    'O login ainda não foi aprovado. Abra o link no seu celular e digite o número que aparece aqui.',
+  'failure.FLOW_DENIED': 'Este login foi cancelado no outro dispositivo. Peça um novo link se quiser entrar.',
+  'failure.FLOW_EXPIRED': 'Este pedido de login expirou ou já foi usado. Peça um novo link.',
+  'failure.USER_REFUSED': 'O login foi recusado.',
+  // The send route's refusals of what the person typed.
+  'send.none': 'Digite um e-mail ou um número de celular.',
+  'send.email': 'Digite um e-mail válido, como nome@example.com.',
+  'send.mobile': 'Digite um número de celular válido com o código do país, como +5511912345678.',
+  'send.service': 'Não foi possível enviar o link de login agora. Tente de novo daqui a pouco.',
+  'send.space': 'Digite o e-mail sem espaços, como nome@example.com.',
+  'send.twoContacts':
+    'Digite só um e-mail: este campo tem mais de um contato. Coloque o número de celular no campo dele ou use só um dos dois.',
+  'send.hidden': 'Digite o e-mail de novo, sem colar: ele contém caracteres invisíveis.',
+  'send.lookalike':
+    'Digite o e-mail de novo: ele contém caracteres parecidos com outros (letras de largura total ou de alfabetos diferentes).',
+  'send.international': 'Digite o e-mail só com letras simples (a-z, números e pontos), como nome@example.com.',
+  'send.phoneFormat':
+    'Digite o número de celular com algarismos, como +5511912345678 (espaços, hífens e parênteses podem ser usados).',
+  'send.phoneCountryCode':
+    'Digite o número de celular com o código do país: coloque + e o código na frente, como +55 11 91234-5678.',
+  'send.phoneInvalid':
+    'Digite um número de celular válido: este tem dígitos demais ou de menos para o país, ou não está em uso.',
+  'send.phoneKind':
+    'Digite um número de celular: números de tarifa premium, gratuitos (0800) e de custo compartilhado não podem receber links de login.',
+  'send.channel': 'Escolha WhatsApp ou SMS.',
+};

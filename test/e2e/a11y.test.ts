@@ -1,0 +1,249 @@
+// Every page of the demo and of the package, in real Chromium, through axe-core: at 390 x 844 and
+// at desktop size, in two locales (English and Hindi), with no serious or critical violation.
+// Also: keyboard only, 200% zoom (a 1280 px window zoomed to 200% lays out as 640 CSS px) and
+// 320 px wide, without sideways scrolling or a word broken at its hyphen.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { requireLowRisk } from '../../src/index.js';
+import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
+import { CLIENT as HARNESS_CLIENT, lastLinkTo, startHarness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const RESULTS = fileURLToPath(new URL('../../test-results/a11y/', import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+const LOCALES = ['en-US', 'hi-IN'] as const;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+if (!existsSync(CHROMIUM)) {
+  describe('accessibility in a real browser', () => {
+    it.skip(`needs ${CHROMIUM}`, () => {});
+  });
+} else {
+  await ensureBuilt();
+  const { startApp } = await import('../../examples/express-cookie-session/app.mjs');
+  const CLIENT = { clientId: 'e2e-a11y-client', clientSecret: 'e2e-a11y-secret-value' };
+
+  let emulator: Emulator;
+  let demo: Awaited<ReturnType<typeof startApp>>;
+  let pkg: Harness;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  /** Every page audited: name -> serious/critical violations found (expected: none). */
+  const report: Record<string, string[]> = {};
+
+  beforeAll(async () => {
+    mkdirSync(RESULTS, { recursive: true });
+    emulator = await startEmulator({ clients: [CLIENT, HARNESS_CLIENT], quiet: true });
+    demo = await startApp({
+      otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+      sessionKeys: ['e2e-a11y-session-key-0123456789'],
+      devInboxUrl: `${emulator.authUrl}/`,
+      limits: false,
+    });
+    // The package's own pages: confirm mode (the confirm page), handoff (approval and outcomes),
+    // and a guard's refusal page.
+    pkg = await startHarness({
+      emulator,
+      strategy: { confirm: true },
+      routes: (app) => app.get('/payments', requireLowRisk(), (_req, res) => res.send('ok')),
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close().catch(() => {})));
+    await browser?.close();
+    await pkg?.close();
+    await demo?.close();
+    await emulator?.close();
+    console.log(`axe-core: ${Object.keys(report).length} page audits, serious/critical: ${JSON.stringify(report)}`);
+  });
+
+  async function newPage(locale: string): Promise<Page> {
+    // bypassCSP: the pages allow no script, and axe is one injected for the test only.
+    const context = await browser.newContext({ viewport: DESKTOP, locale, bypassCSP: true });
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  async function axe(page: Page): Promise<Violation[]> {
+    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ content: AXE });
+    const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+      violations: Violation[];
+    };
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
+
+  /**
+   * Audits the page as it is: axe at desktop and at 390 x 844 (screenshots of both), then 640 px
+   * (200% zoom) and 320 px wide: nothing sticks out sideways and no hyphenated heading word breaks.
+   */
+  async function audit(page: Page, name: string): Promise<void> {
+    const found: string[] = [];
+    for (const [label, size] of [
+      ['desktop', DESKTOP],
+      ['390', PHONE],
+    ] as const) {
+      await page.setViewportSize(size);
+      const violations = await axe(page);
+      found.push(...violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes[0]?.target}`));
+      await page.screenshot({ path: `${RESULTS}${name}-${label}.png`, fullPage: true });
+    }
+    for (const width of [640, 320]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await page.evaluate('document.documentElement.scrollWidth'), `${name} at ${width} px`).toBeLessThanOrEqual(
+        width,
+      );
+      // A word kept whole (`.nobr`, such as "sign-in") is one line box, never "sign-" / "in".
+      const broken = await page.evaluate(
+        '[...document.querySelectorAll(".nobr")].filter((e) => e.getClientRects().length > 1).length',
+      );
+      expect(broken, `${name} at ${width} px`).toBe(0);
+    }
+    if (width320Shot.has(name)) await page.screenshot({ path: `${RESULTS}${name}-320.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    report[name] = found;
+    expect(found, name).toEqual([]);
+  }
+  const width320Shot = new Set(['pkg-approval-en-US', 'pkg-approval-hi-IN']);
+
+  let n = 0;
+  /** The laptop (page) asks the package app for a link by JSON; returns the number and the link. */
+  async function askPkg(page: Page): Promise<{ match: string; link: string }> {
+    const email = `a11y-${(n += 1)}@example.com`;
+    const sent = await page.request.post(`${pkg.baseUrl}/auth/magic-link`, {
+      form: { email },
+      headers: { accept: 'application/json', origin: pkg.baseUrl },
+    });
+    expect(sent.status()).toBe(200);
+    return { match: ((await sent.json()) as { match: string }).match, link: lastLinkTo(emulator, email) };
+  }
+
+  describe.each(LOCALES)("the package's pages (%s)", (locale) => {
+    it('approval page, keyboard only, then the approved outcome', async () => {
+      const laptop = await newPage(locale);
+      const phone = await newPage(locale);
+      const { match, link } = await askPkg(laptop);
+      await phone.goto(link);
+      expect(await phone.locator('html').getAttribute('lang')).toBe(locale === 'hi-IN' ? 'hi' : 'en');
+      await audit(phone, `pkg-approval-${locale}`);
+
+      // Keyboard only: the number field has focus; type, Enter.
+      expect(await phone.evaluate('document.activeElement?.id')).toBe('match');
+      await phone.keyboard.type(match);
+      await Promise.all([phone.waitForNavigation(), phone.keyboard.press('Enter')]);
+      await audit(phone, `pkg-approved-${locale}`);
+    });
+
+    it('approval page sent without a number (400, the error next to the field), then "This wasn\'t me"', async () => {
+      const laptop = await newPage(locale);
+      const phone = await newPage(locale);
+      const { link } = await askPkg(laptop);
+      await phone.goto(link);
+      await phone.evaluate('document.forms[0].noValidate = true');
+      const [response] = await Promise.all([phone.waitForNavigation(), phone.locator('form button').first().click()]);
+      expect(response?.status()).toBe(400);
+      expect(await phone.locator('#match').getAttribute('aria-invalid')).toBe('true');
+      await audit(phone, `pkg-approval-missing-${locale}`);
+
+      // Keyboard only to the second form's button: Tab from the field, past Approve.
+      await phone.locator('#match').focus();
+      await phone.keyboard.press('Tab');
+      await phone.keyboard.press('Tab');
+      await Promise.all([phone.waitForNavigation(), phone.keyboard.press('Enter')]);
+      await audit(phone, `pkg-denied-${locale}`);
+    });
+
+    it('wrong number outcome', async () => {
+      const laptop = await newPage(locale);
+      const phone = await newPage(locale);
+      const { match, link } = await askPkg(laptop);
+      await phone.goto(link);
+      await phone.locator('#match').fill(match === '99' ? '98' : '99');
+      await Promise.all([phone.waitForNavigation(), phone.locator('#match').press('Enter')]);
+      await audit(phone, `pkg-wrong-number-${locale}`);
+    });
+
+    it("confirm page (same browser), and a guard's refusal page", async () => {
+      const laptop = await newPage(locale);
+      const { link } = await askPkg(laptop);
+      await laptop.goto(link);
+      await audit(laptop, `pkg-confirm-${locale}`);
+      await laptop.keyboard.press('Tab');
+      await Promise.all([laptop.waitForNavigation(), laptop.keyboard.press('Enter')]);
+      expect(new URL(laptop.url()).pathname).toBe('/me');
+      const refused = await laptop.goto(`${pkg.baseUrl}/payments`);
+      expect(refused?.status()).toBe(403);
+      await audit(laptop, `pkg-guard-blocked-${locale}`);
+    });
+  });
+
+  describe.each(LOCALES)("the demo's pages (%s)", (locale) => {
+    it('sign-in, field error, waiting, account, payments, link refused, 404', async () => {
+      const page = await newPage(locale);
+      await page.goto(demo.url);
+      await audit(page, `demo-sign-in-${locale}`);
+      await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+      await page.waitForSelector('#contact-error');
+      await audit(page, `demo-field-error-${locale}`);
+      const email = `demo-a11y-${locale.toLowerCase()}@example.com`;
+      await page.getByLabel('E-mail or mobile number').fill(email);
+      await Promise.all([page.waitForURL(/check-inbox/), page.keyboard.press('Enter')]);
+      await audit(page, `demo-waiting-${locale}`);
+      const link = lastLinkTo(emulator, email);
+      await page.goto(link);
+      await page.waitForURL(/account/);
+      await audit(page, `demo-account-${locale}`);
+      await page.goto(`${demo.url}/payments`);
+      await audit(page, `demo-payments-${locale}`);
+      await page.goto(link);
+      await audit(page, `demo-link-refused-${locale}`);
+      await page.goto(`${demo.url}/nowhere`);
+      await audit(page, `demo-404-${locale}`);
+    });
+
+    it('the asking tab notices a sign-in finished in another tab of the same browser', async () => {
+      const tab = await newPage(locale);
+      const email = `other-tab-${locale.toLowerCase()}@example.com`;
+      await tab.goto(demo.url);
+      await tab.getByLabel('E-mail or mobile number').fill(email);
+      await Promise.all([tab.waitForURL(/check-inbox/), tab.keyboard.press('Enter')]);
+      // A second tab of the same browser (same context, same cookies) opens the link.
+      const other = await tab.context().newPage();
+      await other.goto(lastLinkTo(emulator, email));
+      await other.waitForURL(/account/);
+      // The first tab's script sees nothing pending any more and goes to the account by itself.
+      await tab.waitForURL(/account/, { timeout: 15_000 });
+    });
+
+    it('the waiting page after "This wasn\'t me" on the phone', async () => {
+      const laptop = await newPage(locale);
+      const phone = await newPage(locale);
+      const contact = locale === 'hi-IN' ? '+919876543210' : '+14155550123';
+      await laptop.goto(demo.url);
+      await laptop.getByLabel('E-mail or mobile number').fill(contact);
+      await Promise.all([laptop.waitForURL(/check-inbox/), laptop.keyboard.press('Enter')]);
+      await phone.goto(lastLinkTo(emulator, contact));
+      await audit(phone, `demo-approval-${locale}`);
+      await Promise.all([phone.waitForNavigation(), phone.locator('form button').nth(1).click()]);
+      await laptop.goto(`${demo.url}/check-inbox`);
+      expect(await laptop.locator('h1').innerText()).toBe('This sign-in was not completed');
+      await audit(laptop, `demo-not-completed-${locale}`);
+    });
+  });
+}
