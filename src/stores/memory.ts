@@ -3,8 +3,14 @@ import type { FlowStore } from './types.js';
 
 /** Options of `MemoryFlowStore`. */
 export interface MemoryFlowStoreOptions {
-  /** Most entries kept; when full, expired ones are swept, then the oldest dropped. Default 100 000. */
+  /** Most flows kept; when full of live ones, the oldest is dropped. Default 100 000. */
   maxEntries?: number;
+  /**
+   * Most used-token marks kept (keys under `token:`), a budget of their own: flows never evict
+   * a mark, and when full of live marks a login is refused (an error) rather than a mark
+   * dropped, which would let its token log in again. Default 100 000.
+   */
+  maxMarks?: number;
 }
 
 interface Entry {
@@ -14,39 +20,80 @@ interface Entry {
 
 const OWNER = 'MemoryFlowStore';
 
+/** Keys of used-token marks (src/strategy/tokens.ts). */
+const MARK_PREFIX = 'token:';
+
+/** Expired entries looked at per create: more than one, so the sweep outpaces the inserts. */
+const SWEEP_PER_CREATE = 4;
+
+/**
+ * One budget of entries. A Map keeps insertion order, and entries of one kind share a lifetime,
+ * so the front holds the oldest expiries: each create sweeps a few expired ones from there
+ * (O(1) amortized), and a full budget drops its oldest live entry or refuses.
+ */
+class Budget {
+  readonly entries = new Map<string, Entry>();
+
+  constructor(
+    readonly max: number,
+    readonly dropWhenFull: boolean,
+  ) {}
+
+  /** Drops up to `budget` expired entries from the front; stops at the first live one. */
+  sweep(now: number, budget: number): void {
+    for (const [key, entry] of this.entries) {
+      if (budget-- <= 0 || entry.expiresAt > now) return;
+      this.entries.delete(key);
+    }
+  }
+
+  makeRoom(now: number): void {
+    this.sweep(now, SWEEP_PER_CREATE);
+    if (this.entries.size < this.max) return;
+    this.sweep(now, Number.POSITIVE_INFINITY);
+    if (this.entries.size < this.max) return;
+    if (!this.dropWhenFull) throw new Error(`${OWNER}: full of live used-token marks (maxMarks ${this.max})`);
+    const oldest = this.entries.keys().next();
+    if (!oldest.done) this.entries.delete(oldest.value);
+  }
+}
+
 /**
  * A `FlowStore` in this process's memory: the default, right for one instance. Several
- * instances behind a load balancer need a shared store (`RedisFlowStore`), or a phone's
- * approval lands where the laptop never looks.
+ * instances behind a load balancer need a shared store (the strategy's `store` option), or a
+ * phone's approval lands where the laptop never looks.
  *
- * Bounded: never more than `maxEntries`, expired entries swept as it fills.
+ * Bounded: flows and used-token marks each have their own budget, and expired entries are
+ * swept as it goes, so the heap follows the live logins, not the total.
  *
  * @example
  * new MagicLinkStrategy({ ..., flowStore: new MemoryFlowStore({ maxEntries: 10_000 }) }, verify);
  */
 export class MemoryFlowStore implements FlowStore {
-  readonly #entries = new Map<string, Entry>();
-  readonly #maxEntries: number;
+  readonly #flows: Budget;
+  readonly #marks: Budget;
   readonly #now: () => number;
 
   constructor(options: MemoryFlowStoreOptions = {}, now: () => number = Date.now) {
     optionsObject(OWNER, options, 'an object');
-    this.#maxEntries = intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000;
+    this.#flows = new Budget(intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000, true);
+    this.#marks = new Budget(intOption(OWNER, options, 'maxMarks', 1, 10_000_000) ?? 100_000, false);
     this.#now = now;
   }
 
-  /** Entries held now, expired ones included until swept. */
+  /** Entries held now (flows and marks), expired ones included until swept. */
   get size(): number {
-    return this.#entries.size;
+    return this.#flows.entries.size + this.#marks.entries.size;
   }
 
   async create(key: string, value: string, ttlMs: number): Promise<boolean> {
     const now = this.#now();
-    const seen = this.#entries.get(key);
+    const budget = this.#budgetOf(key);
+    const seen = budget.entries.get(key);
     if (seen && seen.expiresAt > now) return false;
-    if (seen) this.#entries.delete(key);
-    if (this.#entries.size >= this.#maxEntries) this.#makeRoom(now);
-    this.#entries.set(key, { value, expiresAt: now + ttlMs });
+    if (seen) budget.entries.delete(key);
+    budget.makeRoom(now);
+    budget.entries.set(key, { value, expiresAt: now + ttlMs });
     return true;
   }
 
@@ -63,25 +110,20 @@ export class MemoryFlowStore implements FlowStore {
 
   async take(key: string): Promise<string | undefined> {
     const entry = this.#live(key);
-    this.#entries.delete(key);
+    this.#budgetOf(key).entries.delete(key);
     return entry?.value;
   }
 
-  #live(key: string): Entry | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt > this.#now()) return entry;
-    this.#entries.delete(key);
-    return undefined;
+  #budgetOf(key: string): Budget {
+    return key.startsWith(MARK_PREFIX) ? this.#marks : this.#flows;
   }
 
-  /** Sweeps expired entries; if none were, drops the oldest (a Map keeps insertion order). */
-  #makeRoom(now: number): void {
-    for (const [key, entry] of this.#entries) {
-      if (entry.expiresAt <= now) this.#entries.delete(key);
-    }
-    if (this.#entries.size < this.#maxEntries) return;
-    const oldest = this.#entries.keys().next();
-    if (!oldest.done) this.#entries.delete(oldest.value);
+  #live(key: string): Entry | undefined {
+    const entries = this.#budgetOf(key).entries;
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > this.#now()) return entry;
+    entries.delete(key);
+    return undefined;
   }
 }

@@ -38,7 +38,7 @@ import type { MagicLinkHandoff } from './profile.js';
 import { PassportStrategyBase } from './passportBase.js';
 import { createSendMiddleware } from './send.js';
 import type { SendMiddleware, SendOptions } from './send.js';
-import { authenticatedAt, useTokenOnce } from './tokens.js';
+import { authenticatedAt, tokenAge, useTokenOnce } from './tokens.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 import { warnOnce } from './warn.js';
@@ -152,7 +152,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const expiresAt = new Date(latest.exp).toISOString();
     if (latest.exp <= now) return { status: 'expired', expiresAt };
     const { status, record } = await this.settings.handoff.status(latest.f, now);
-    return status === 'pending' && record ? { status, match: record.m, expiresAt } : { status, expiresAt };
+    if (status !== 'pending' || !record) return { status, expiresAt };
+    return { status, match: this.settings.handoff.numberOf(latest.f), expiresAt };
   }
 
   /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
@@ -193,7 +194,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     // Judged on the service's own time stamps: a token authenticated long ago is not a login now.
     const authAt = authenticatedAt(validated);
     const now = Date.now();
-    if (authAt === undefined || now - authAt > this.settings.maxAuthAgeMs) return this.refuse('TOKEN_TOO_OLD');
+    // A time in the future beyond the skew is refused too: the used mark could not cover it.
+    if (authAt === undefined || tokenAge(authAt, now, this.settings.maxAuthAgeMs) !== 'fresh') {
+      return this.refuse('TOKEN_TOO_OLD');
+    }
     if (!(await this.useTokenOnce(token))) return this.refuse('TOKEN_REJECTED');
     const rest = new Set(this.settings.enrich);
     rest.delete('validateToken');
@@ -280,6 +284,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       callbackUrl: this.settings.callbackUrl,
       verifyCode: (c) => this.verifyCode(c),
       refuse: (failureCode) => void this.refuse(failureCode),
+      spendToken: (token) => this.useTokenOnce(token),
+      requestIdsDiffer: this.settings.requestIdsDiffer,
     });
   }
 
@@ -340,9 +346,9 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   }
 
   /**
-   * The service's request id is only a cross-check once the flow has bound the code: naming
-   * another send of this browser is a mismatch; naming none is what a service whose ids differ
-   * from the send's would do, so the login goes on and the operator is told once.
+   * The service's request id must name this send: naming another send of this browser is a
+   * mismatch, and so is naming none (a code of someone else's send), unless the app said the
+   * service's ids differ from the send's (`requestIdsDiffer`).
    */
   private requestIdAgrees(
     session: SessionLike | undefined,
@@ -352,10 +358,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   ): boolean {
     if (pending.h.includes(hashRequestId(requestId))) return true;
     if (otherPendingHas(session, requestId, now)) return false;
+    if (!this.settings.requestIdsDiffer) return false;
     warnOnce(
       'OTPLESS_REQUEST_ID_DIFFERS',
-      "passport-otpless: the service's verify-code requestId is not one the send returned; binding rests on the " +
-        'flow parameter alone, which is enough. Run `npx otpless-check` for details.',
+      "passport-otpless: the service's verify-code requestId is not one the send returned; as requestIdsDiffer " +
+        'says, binding rests on the flow parameter alone. Run `npx otpless-check` for details.',
       'OTPLESS_REQUEST_ID_DIFFERS',
     );
     return true;
@@ -375,7 +382,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Marks a token used across every instance; false when it was already (src/strategy/tokens.ts). */
   private useTokenOnce(token: string): Promise<boolean> {
-    return useTokenOnce(this.settings.store, token, this.settings.maxAuthAgeMs);
+    return useTokenOnce(this.settings.store, this.settings.secrets, token, this.settings.maxAuthAgeMs);
   }
 
   /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */

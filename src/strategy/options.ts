@@ -5,7 +5,9 @@ import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import { boolOption, intOption, oneOfOption, optionError, optionsObject } from '../options.js';
+import { randomBytes } from 'node:crypto';
 import { Handoff } from '../flow/handoff.js';
+import { StoreSecrets } from '../flow/seal.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import type { FlowStore } from '../stores/types.js';
 import { isCountryCode } from '../contact/phone.js';
@@ -47,6 +49,20 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    */
   flowStore?: FlowStore;
   /**
+   * The server-side secret the store's keys, numbers and sealed approvals derive from; the
+   * store never holds it. Default: derived from `clientSecret`. Needed with `client` and a
+   * shared store (every instance must use the same one); at least 32 characters.
+   */
+  storeSecret?: string;
+  /**
+   * Say `true` only when `npx otpless-check` found that the service's verify-code `requestId`
+   * is not one the send returned. Logins are then bound by the link's flow id alone, and a
+   * cross-device approval by the flow id and its two-digit number: someone holding a flow id
+   * could approve it with a code of their own with a chance of 1 in 90. Default false: a code
+   * whose request id names another send is refused.
+   */
+  requestIdsDiffer?: boolean;
+  /**
    * The oldest authentication a frontend-SDK token may carry, by the service's own time stamps,
    * in ms. Older (or with no time at all) is 401 `TOKEN_TOO_OLD`. Default 300 000 (5 minutes).
    */
@@ -86,8 +102,11 @@ export interface ResolvedStrategyOptions {
   expiry: number | undefined;
   enrich: ReadonlySet<Enrichment>;
   crossDevice: CrossDeviceMode;
-  /** Flows and used tokens. */
+  /** Flows and used-token marks. */
   store: FlowStore;
+  /** The keys of what the stores hold. */
+  secrets: StoreSecrets;
+  requestIdsDiffer: boolean;
   maxAuthAgeMs: number;
   /** Present in 'handoff' mode. */
   handoff: Handoff | undefined;
@@ -131,8 +150,10 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
       'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
     );
   }
-  // One store for flows and used tokens, whatever the mode.
+  // One store for flows and used-token marks (the memory store gives marks their own budget).
   const store = flowStore ?? new MemoryFlowStore();
+  const secrets = new StoreSecrets(storeSecretOf(options, flowStore !== undefined));
+  const requestIdsDiffer = boolOption(PREFIX, options, 'requestIdsDiffer') ?? false;
 
   const confirm = boolOption(PREFIX, options, 'confirm');
   const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
@@ -166,8 +187,10 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     enrich: new Set(enrich),
     crossDevice,
     store,
+    secrets,
+    requestIdsDiffer,
     maxAuthAgeMs: intOption(PREFIX, options, 'maxAuthAgeMs', 1000, 86_400_000) ?? 300_000,
-    handoff: crossDevice === 'handoff' ? new Handoff(store) : undefined,
+    handoff: crossDevice === 'handoff' ? new Handoff(store, secrets) : undefined,
     confirm: confirm ?? false,
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
@@ -186,6 +209,32 @@ function resolveLimiter(limits: MagicLinkStrategyOptions['limits']): SendLimiter
   // Checked here first, so that errors name `limits.<option>` of the strategy.
   checkSendLimits(PREFIX, limits, 'limits.');
   return new SendLimiter(limits);
+}
+
+/**
+ * The secret of the stores' keys: `storeSecret`, else the client secret. A strategy given a
+ * ready `client` has no client secret to read: one process may use a random secret of its
+ * own, several instances sharing a store must be given the same one.
+ */
+function storeSecretOf(options: MagicLinkStrategyOptions, shared: boolean): string | Buffer {
+  const { storeSecret } = options;
+  if (storeSecret !== undefined) {
+    if (typeof storeSecret !== 'string' || storeSecret.length < 32) {
+      throw optionError(PREFIX, 'storeSecret', 'a string of at least 32 characters (a random secret of the app)');
+    }
+    return storeSecret;
+  }
+  if (options.client === undefined && typeof options.clientSecret === 'string' && options.clientSecret !== '') {
+    return options.clientSecret;
+  }
+  if (shared) {
+    throw optionError(
+      PREFIX,
+      'storeSecret',
+      'a secret of at least 32 characters, the same on every instance, when a client is given with a shared store',
+    );
+  }
+  return randomBytes(32);
 }
 
 function isHttpUrl(value: string): boolean {
