@@ -1,4 +1,5 @@
 import { intOption, optionsObject } from '../options.js';
+import { MemoryMarks } from './marks.js';
 import type { FlowStore } from './types.js';
 
 /** Options of `MemoryFlowStore`. */
@@ -8,7 +9,9 @@ export interface MemoryFlowStoreOptions {
   /**
    * Most used-token marks kept (keys under `token:`), a budget of their own: flows never evict
    * a mark, and when full of live marks a login is refused (an error) rather than a mark
-   * dropped, which would let its token log in again. Default 100 000.
+   * dropped, which would let its token log in again. Kept compact (about 16 bytes a mark) and
+   * swept by generation: a mark's value is not kept (`get` answers `'1'`), and it may live up
+   * to 30 s longer than asked. Default 100 000.
    */
   maxMarks?: number;
 }
@@ -20,8 +23,13 @@ interface Entry {
 
 const OWNER = 'MemoryFlowStore';
 
-/** Keys of used-token marks (src/strategy/tokens.ts). */
+/** Keys of used-token marks (src/strategy/tokens.ts), and what `get` answers for one. */
 const MARK_PREFIX = 'token:';
+const MARK_VALUE = '1';
+
+function isMark(key: string): boolean {
+  return key.startsWith(MARK_PREFIX);
+}
 
 /** Expired entries looked at per create: more than one, so the sweep outpaces the inserts. */
 const SWEEP_PER_CREATE = 4;
@@ -29,15 +37,12 @@ const SWEEP_PER_CREATE = 4;
 /**
  * One budget of entries. A Map keeps insertion order, and entries of one kind share a lifetime,
  * so the front holds the oldest expiries: each create sweeps a few expired ones from there
- * (O(1) amortized), and a full budget drops its oldest live entry or refuses.
+ * (O(1) amortized), and a full budget drops its oldest live entry.
  */
 class Budget {
   readonly entries = new Map<string, Entry>();
 
-  constructor(
-    readonly max: number,
-    readonly dropWhenFull: boolean,
-  ) {}
+  constructor(readonly max: number) {}
 
   /** Drops up to `budget` expired entries from the front; stops at the first live one. */
   sweep(now: number, budget: number): void {
@@ -52,7 +57,6 @@ class Budget {
     if (this.entries.size < this.max) return;
     this.sweep(now, Number.POSITIVE_INFINITY);
     if (this.entries.size < this.max) return;
-    if (!this.dropWhenFull) throw new Error(`${OWNER}: full of live used-token marks (maxMarks ${this.max})`);
     const oldest = this.entries.keys().next();
     if (!oldest.done) this.entries.delete(oldest.value);
   }
@@ -71,24 +75,25 @@ class Budget {
  */
 export class MemoryFlowStore implements FlowStore {
   readonly #flows: Budget;
-  readonly #marks: Budget;
+  readonly #marks: MemoryMarks;
   readonly #now: () => number;
 
   constructor(options: MemoryFlowStoreOptions = {}, now: () => number = Date.now) {
     optionsObject(OWNER, options, 'an object');
-    this.#flows = new Budget(intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000, true);
-    this.#marks = new Budget(intOption(OWNER, options, 'maxMarks', 1, 10_000_000) ?? 100_000, false);
+    this.#flows = new Budget(intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000);
+    this.#marks = new MemoryMarks(intOption(OWNER, options, 'maxMarks', 1, 10_000_000) ?? 100_000);
     this.#now = now;
   }
 
   /** Entries held now (flows and marks), expired ones included until swept. */
   get size(): number {
-    return this.#flows.entries.size + this.#marks.entries.size;
+    return this.#flows.entries.size + this.#marks.size;
   }
 
   async create(key: string, value: string, ttlMs: number): Promise<boolean> {
     const now = this.#now();
-    const budget = this.#budgetOf(key);
+    if (isMark(key)) return this.#marks.add(key, now + ttlMs, now);
+    const budget = this.#flows;
     const seen = budget.entries.get(key);
     if (seen && seen.expiresAt > now) return false;
     if (seen) budget.entries.delete(key);
@@ -98,10 +103,13 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async get(key: string): Promise<string | undefined> {
+    if (isMark(key)) return this.#marks.has(key, this.#now()) ? MARK_VALUE : undefined;
     return this.#live(key)?.value;
   }
 
   async swap(key: string, expected: string, next: string): Promise<boolean> {
+    // A mark is never replaced: it only is, or is not.
+    if (isMark(key)) return false;
     const entry = this.#live(key);
     if (!entry || entry.value !== expected) return false;
     entry.value = next;
@@ -109,17 +117,14 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async take(key: string): Promise<string | undefined> {
+    if (isMark(key)) return this.#marks.remove(key, this.#now()) ? MARK_VALUE : undefined;
     const entry = this.#live(key);
-    this.#budgetOf(key).entries.delete(key);
+    this.#flows.entries.delete(key);
     return entry?.value;
   }
 
-  #budgetOf(key: string): Budget {
-    return key.startsWith(MARK_PREFIX) ? this.#marks : this.#flows;
-  }
-
   #live(key: string): Entry | undefined {
-    const entries = this.#budgetOf(key).entries;
+    const entries = this.#flows.entries;
     const entry = entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt > this.#now()) return entry;

@@ -115,10 +115,18 @@ describe('the memory store', () => {
   it('sweeps expired entries as it goes, long before it is full', async () => {
     let now = 1_000_000;
     const store = new MemoryFlowStore({}, () => now);
-    for (let i = 0; i < 1_000; i++) await store.create(`token:first-${i}`, '1', 1_000);
+    for (let i = 0; i < 1_000; i++) await store.create(`flow:first-${i}`, '{}', 1_000);
     now += 2_000;
-    for (let i = 0; i < 1_000; i++) await store.create(`token:second-${i}`, '1', 1_000);
+    for (let i = 0; i < 1_000; i++) await store.create(`flow:second-${i}`, '{}', 1_000);
     expect(store.size).toBe(1_000);
+    // Marks go by generation: at most 30 s after their own expiry.
+    const marks = new MemoryFlowStore({}, () => now);
+    for (let i = 0; i < 1_000; i++) await marks.create(`token:first-${i}`, '1', 60_000);
+    expect(await marks.get('token:first-1')).toBe('1');
+    now += 90_001;
+    for (let i = 0; i < 1_000; i++) await marks.create(`token:second-${i}`, '1', 60_000);
+    expect(marks.size).toBe(1_000);
+    expect(await marks.get('token:first-1')).toBeUndefined();
   });
 
   it('refuses a new mark when full of live marks, and keeps every one', async () => {
