@@ -56,6 +56,9 @@ interface VerifiedLogin {
   signalsAt?: number | undefined;
 }
 
+/** Strategies (by their settings) whose first request has been looked at for shared sessions. */
+const stateChecked = new WeakSet<ResolvedStrategyOptions>();
+
 /** The body of `strategy.status()`. */
 export interface FlowStatusBody {
   status: FlowStatus;
@@ -117,7 +120,30 @@ export class MagicLinkStrategy extends PassportStrategyBase {
    * app.post('/auth/magic-link', express.json(), strategy.send());
    */
   send(options: SendOptions = {}): SendMiddleware {
-    return createSendMiddleware(this.settings, options);
+    const send = createSendMiddleware(this.settings, options);
+    return (req, res, next) => {
+      this.warnIfStateInMemory(req);
+      send(req, res, next);
+    };
+  }
+
+  /**
+   * Sessions in a shared store (express-session with a store other than its MemoryStore) say
+   * the app runs on several instances; flows and used tokens in this process's memory would
+   * then not be seen by the others. Told once, at the first request.
+   */
+  private warnIfStateInMemory(req: HttpRequest): void {
+    if (stateChecked.has(this.settings)) return;
+    stateChecked.add(this.settings);
+    const sessionStore = (req as { sessionStore?: object }).sessionStore;
+    if (this.settings.sharedState || !sessionStore || sessionStore.constructor?.name === 'MemoryStore') return;
+    warnOnce(
+      'OTPLESS_STATE_IN_MEMORY',
+      'passport-otpless: sessions are in a shared store but sign-in flows, used tokens and send limits are in ' +
+        "this process's memory: other instances will not see them. Give the strategy your Redis client: " +
+        'new MagicLinkStrategy({ ..., store: redisClient }).',
+      'OTPLESS_STATE_IN_MEMORY',
+    );
   }
 
   /**
@@ -158,6 +184,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
   authenticate(req: HttpRequest, _options?: unknown): void {
+    this.warnIfStateInMemory(req);
     const res = req.res;
     if (res && !res.headersSent) {
       // The URL carries a one-time code: keep it out of caches and out of Referer headers.

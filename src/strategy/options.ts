@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { Handoff } from '../flow/handoff.js';
 import { StoreSecrets } from '../flow/seal.js';
 import { MemoryFlowStore } from '../stores/memory.js';
+import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
+import type { RedisClientLike } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
 import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
@@ -44,9 +46,16 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    */
   crossDevice?: CrossDeviceMode;
   /**
-   * Where cross-device flows and used tokens live; shared by every instance of the app (a
-   * `RedisFlowStore` then). Default a `MemoryFlowStore`.
+   * The shared state of every instance of the app: give the app's Redis client (node-redis v4
+   * to v6 or ioredis, a cluster client of either) and cross-device flows, used-token marks and
+   * send limits all live there, under `storePrefix`. Another backend: an object implementing
+   * `FlowStore` (flows and marks; send limits then stay in memory unless `limits` says
+   * otherwise). Default: memory, right for one process.
    */
+  store?: RedisClientLike | FlowStore;
+  /** Prefix of every key the `store` option's Redis holds. Default `'otpless:'`. */
+  storePrefix?: string;
+  /** Flows and used tokens only, as before `store`: prefer `store`. */
   flowStore?: FlowStore;
   /**
    * The server-side secret the store's keys, numbers and sealed approvals derive from; the
@@ -104,6 +113,8 @@ export interface ResolvedStrategyOptions {
   crossDevice: CrossDeviceMode;
   /** Flows and used-token marks. */
   store: FlowStore;
+  /** False while flows and marks are in this process's memory. */
+  sharedState: boolean;
   /** The keys of what the stores hold. */
   secrets: StoreSecrets;
   requestIdsDiffer: boolean;
@@ -142,17 +153,20 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     throw optionError(PREFIX, 'enrich', `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
   }
   const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
-  const flowStore = options.flowStore;
-  if (flowStore !== undefined && !isFlowStore(flowStore)) {
+  if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
     throw optionError(
       PREFIX,
       'flowStore',
       'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
     );
   }
+  const given = storeOf(options);
+  const flowStore = given ?? options.flowStore;
   // One store for flows and used-token marks (the memory store gives marks their own budget).
   const store = flowStore ?? new MemoryFlowStore();
-  const secrets = new StoreSecrets(storeSecretOf(options, flowStore !== undefined));
+  const secrets = new StoreSecrets(
+    storeSecretOf(options, flowStore !== undefined && !(flowStore instanceof MemoryFlowStore)),
+  );
   const requestIdsDiffer = boolOption(PREFIX, options, 'requestIdsDiffer') ?? false;
 
   const confirm = boolOption(PREFIX, options, 'confirm');
@@ -168,7 +182,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   }
   const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
   const channel = oneOfOption(PREFIX, options, 'channel', MAGIC_LINK_CHANNELS);
-  const limiter = resolveLimiter(options.limits);
+  const limiter = resolveLimiter(options.limits, given instanceof RedisFlowStore ? given : undefined);
 
   let client: OtplessClient;
   if (options.client !== undefined) {
@@ -187,6 +201,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     enrich: new Set(enrich),
     crossDevice,
     store,
+    sharedState: flowStore !== undefined && !(flowStore instanceof MemoryFlowStore),
     secrets,
     requestIdsDiffer,
     maxAuthAgeMs: intOption(PREFIX, options, 'maxAuthAgeMs', 1000, 86_400_000) ?? 300_000,
@@ -202,13 +217,34 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   };
 }
 
-/** `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one. */
-function resolveLimiter(limits: MagicLinkStrategyOptions['limits']): SendLimiter | undefined {
+/**
+ * The `store` option: a Redis client becomes a `RedisFlowStore` under `storePrefix`; a
+ * `FlowStore` is used as it is. `undefined` when not given.
+ */
+function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
+  const { store, storePrefix } = options;
+  if (storePrefix !== undefined && (typeof storePrefix !== 'string' || storePrefix.length > 100)) {
+    throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
+  }
+  if (store === undefined) return undefined;
+  if (options.flowStore !== undefined) {
+    throw optionError(PREFIX, 'flowStore', 'left out when store is given (store holds the flows)');
+  }
+  if (isFlowStore(store)) return store;
+  if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
+  return new RedisFlowStore({ client: store, prefix: storePrefix ?? 'otpless:' });
+}
+
+/**
+ * `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one,
+ * counting in the `store` option's Redis when there is one.
+ */
+function resolveLimiter(limits: MagicLinkStrategyOptions['limits'], redis?: RedisFlowStore): SendLimiter | undefined {
   if (limits === false) return undefined;
   if (limits instanceof SendLimiter) return limits;
   // Checked here first, so that errors name `limits.<option>` of the strategy.
   checkSendLimits(PREFIX, limits, 'limits.');
-  return new SendLimiter(limits);
+  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix } : undefined);
 }
 
 /**
