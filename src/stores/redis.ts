@@ -1,3 +1,4 @@
+import { OtplessRequestError } from '../errors.js';
 import { optionError, optionsObject } from '../options.js';
 import type { FlowStore } from './types.js';
 
@@ -29,7 +30,12 @@ export interface RedisCommands {
   getDel(key: string): Promise<unknown>;
   /** A script over the keys it is given (one here, so any cluster slot serves it). */
   eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** False while the client is not connected (a command would wait in its offline queue). */
+  ready(): boolean;
 }
+
+/** A store command that has not answered by then has failed: no request hangs on Redis. */
+const STORE_DEADLINE_MS = 2_000;
 
 type Fn = (...args: unknown[]) => Promise<unknown>;
 
@@ -52,6 +58,8 @@ export function redisCommandsOf(client: unknown): RedisCommands | undefined {
       get: (key) => call('get', key),
       getDel: (key) => call('getDel', key),
       eval: (script, keys, args) => call('eval', script, { keys, arguments: args }),
+      // A cluster client has no `isReady`: its node clients queue, and the deadline holds.
+      ready: () => c.isReady !== false,
     };
   }
   if ('status' in c && has('set', 'get', 'getdel', 'eval')) {
@@ -63,6 +71,7 @@ export function redisCommandsOf(client: unknown): RedisCommands | undefined {
       get: (key) => call('get', key),
       getDel: (key) => call('getdel', key),
       eval: (script, keys, args) => call('eval', script, keys.length, ...keys, ...args),
+      ready: () => c.status === 'ready',
     };
   }
   return undefined;
@@ -118,20 +127,53 @@ export class RedisFlowStore implements FlowStore {
   }
 
   async create(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return (await this.#redis.setNx(this.#prefix + key, value, Math.max(1, Math.ceil(ttlMs)))) === 'OK';
+    const ms = Math.max(1, Math.ceil(ttlMs));
+    return (await this.#call(() => this.#redis.setNx(this.#prefix + key, value, ms))) === 'OK';
   }
 
   async get(key: string): Promise<string | undefined> {
-    return text(await this.#redis.get(this.#prefix + key));
+    return text(await this.#call(() => this.#redis.get(this.#prefix + key)));
   }
 
   async swap(key: string, expected: string, next: string): Promise<boolean> {
-    return Number(await this.#redis.eval(SWAP, [this.#prefix + key], [expected, next])) === 1;
+    return Number(await this.#call(() => this.#redis.eval(SWAP, [this.#prefix + key], [expected, next]))) === 1;
   }
 
   async take(key: string): Promise<string | undefined> {
-    return text(await this.#redis.getDel(this.#prefix + key));
+    return text(await this.#call(() => this.#redis.getDel(this.#prefix + key)));
   }
+
+  /**
+   * One command, refused at once while the client is disconnected and bounded in time
+   * otherwise; any failure is a 503 `STORE_UNAVAILABLE`, so the request ends clearly and
+   * nothing is written after it.
+   */
+  async #call<T>(command: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (!this.#redis.ready()) throw new Error('the Redis client is not connected');
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
+      });
+      return await Promise.race([command(), deadline]);
+    } catch (err) {
+      throw storeUnavailable(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The error a failed store command ends the request with; the cause keeps the details. */
+export function storeUnavailable(err: unknown): OtplessRequestError {
+  const cause = err instanceof Error ? err : new Error(String(err));
+  return new OtplessRequestError(
+    503,
+    'STORE_UNAVAILABLE',
+    'Signing in is not possible right now. Please try again in a moment.',
+    undefined,
+    cause,
+  );
 }
 
 function text(value: unknown): string | undefined {
