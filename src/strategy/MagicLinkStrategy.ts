@@ -402,7 +402,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   ): Promise<VerifiedLogin> {
     const token = verification.userDetails.token;
     // The link's token is spent with the code: POSTed later as a frontend token, it is refused.
-    await this.useTokenOnce(token);
+    // A handoff's was spent by the approval, before it was stored.
+    if (!handoff) await this.useTokenOnce(token);
     const enrichments = await enrichLogin(this.client, token, this.settings.enrich);
     return { viaToken: false, token, verification, enrichments, handoff, sentTo };
   }
