@@ -12,6 +12,7 @@
  */
 import { createClient } from 'redis';
 import { Handoff } from '../src/flow/handoff.js';
+import { StoreSecrets } from '../src/flow/seal.js';
 import { MemoryFlowStore, RedisFlowStore, type FlowStore } from '../src/index.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { CLIENT, clickLink, lastLinkTo, startHarness, type Harness } from '../test/helpers/harness.js';
@@ -89,13 +90,13 @@ async function throughput(h: Harness, flows: number, handoff: boolean): Promise<
 
 async function waitingHeap(count: number): Promise<number> {
   const store = new MemoryFlowStore();
-  const handoff = new Handoff(store);
+  const handoff = new Handoff(store, new StoreSecrets('bench-store-secret-of-at-least-32-chars'));
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
   const now = Date.now();
   for (let i = 0; i < count; i++) {
     const id = `flow-${i}`.padEnd(22, 'x');
-    await handoff.start(id, { m: '42', exp: now + 300_000, a: { browser: 'Chrome', os: 'Windows', at: now } }, now);
+    await handoff.start(id, { expiresAt: now + 300_000, askedBy: { browser: 'Chrome', os: 'Windows', at: now } }, now);
   }
   collectGarbage();
   const bytes = process.memoryUsage().heapUsed - before;

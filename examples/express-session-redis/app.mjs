@@ -7,9 +7,10 @@ import { createClient } from 'redis';
 import { MagicLinkStrategy, readLoginRecord, requireLowRisk } from 'passport-otpless';
 
 /**
- * One app instance with its sessions in Redis. Start as many as you like behind one address:
- * a link asked for on one instance can come back to another, since the session (with the
- * pending link request, and later the login) lives in Redis, not in the process.
+ * One app instance with its sessions and the strategy's state in Redis. Start as many as you
+ * like behind one address: a link asked for on one instance can come back to another, since
+ * the session (with the pending link request, and later the login), the cross-device flows,
+ * the used-token marks and the send limits all live in Redis, not in the process.
  *
  * @param {object} options
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
@@ -34,7 +35,9 @@ export async function createApp({
   await redis.connect();
 
   const strategy = new MagicLinkStrategy(
-    { ...otpless, callbackUrl, enrich: ['validateToken', 'secureInfo'] },
+    // `store`: cross-device flows, used tokens and send limits in the same Redis, so every
+    // instance sees them (a phone approving on B, the laptop polling A).
+    { ...otpless, callbackUrl, enrich: ['validateToken', 'secureInfo'], store: redis, storePrefix: 'example:otpless:' },
     async (profile) => ({
       id: profile.id,
       email: profile.emails.find((e) => e.verified)?.value,

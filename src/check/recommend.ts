@@ -112,8 +112,8 @@ function bindingMode({ queryKept: q, requestIds: r }: Findings): Recommendation[
       lines.push({
         topic: 'binding',
         text:
-          "binding: verify-code's requestId is none of the send's → binding rests on the flow parameter alone, which " +
-          'is enough; expect one OTPLESS_REQUEST_ID_DIFFERS warning in the log.',
+          "binding: verify-code's requestId is none of the send's → set requestIdsDiffer: true (logins are then bound " +
+          'by the flow parameter alone; expect one OTPLESS_REQUEST_ID_DIFFERS warning in the log).',
       });
     }
     return lines;

@@ -21,6 +21,13 @@ export interface ApprovalContext {
   refuse(code: 'FLOW_EXPIRED' | 'CROSS_SITE'): void;
   /** The app's words, look and render function for the pages. */
   pages?: PageOptions | undefined;
+  /** Marks the approval's token used before it is stored: even unsealed, it opens no login. */
+  spendToken(token: string): Promise<unknown>;
+  /**
+   * The app said the service's verify-code request ids differ from the send's (option
+   * `requestIdsDiffer`): the approval is then bound by the flow id and its number alone.
+   */
+  requestIdsDiffer: boolean;
 }
 
 /** The number the asking browser shows: two digits, nothing else counts as an answer. */
@@ -28,8 +35,10 @@ const NUMBER = /^\d{2}$/;
 
 /**
  * The other device's side of a handoff (the phone, when the laptop asked). GET shows the
- * approval page and spends nothing; a same-origin POST with the number the asking browser shows
- * verifies the code and approves the flow; a wrong number or "This wasn't me" denies it for good.
+ * approval page and spends nothing. A same-origin POST first proves itself: its code must be one
+ * the service accepts and, by the verification's request id, one of this flow's own send. Only
+ * then does the number the asking browser shows approve the flow, and a wrong number or "This
+ * wasn't me" deny it for good. Whoever only knows a flow id can neither approve nor deny it.
  * A POST without a two-digit number is no answer: the flow keeps waiting and the page asks for
  * the number again. Answers with a page, or JSON to a JSON request (a single-page app's phone
  * side); never a login on this device.
@@ -48,44 +57,46 @@ export async function approveOnThisDevice(
   const flow = await handoff.read(flowId, now);
   // A flow that is over (used, expired, decided) is a plain refusal: the app's failure handling shows it.
   if (req.method !== 'POST') {
-    if (!flow || flow.record.s !== 'pending') return ctx.refuse('FLOW_EXPIRED');
-    if (json) return sendJson(res, 200, awaiting(flow.record.a));
-    return showPage(page, approvalView(page, flow.record.a, now));
+    if (!flow || flow.record.state !== 'pending') return ctx.refuse('FLOW_EXPIRED');
+    if (json) return sendJson(res, 200, awaiting(flow.record.askedBy));
+    return showPage(page, approvalView(page, flow.record.askedBy, now));
   }
   // A page of another site must not answer for the person; a JSON body needs a CORS preflight.
   if (mayBeCrossSite(req, ctx.callbackUrl)) return ctx.refuse('CROSS_SITE');
   const form = await readSmallForm(req);
   const outcome = async (result: ApprovalOutcome): Promise<void> =>
     json ? sendOutcomeJson(page, result) : showPage(page, outcomeView(page, result));
-  if (!flow || flow.record.s !== 'pending') return outcome('gone');
+  if (!flow || flow.record.state !== 'pending') return outcome('gone');
+  // Until the service has answered the send, nothing tells which codes belong to this flow.
+  if (!ctx.requestIdsDiffer && flow.record.sendIds === undefined) return outcome('gone');
   const deny = async (reason: FlowDenial): Promise<boolean> => {
     const denied = await handoff.deny(flowId, flow, reason);
     if (denied && channels.handoffDenied.hasSubscribers) {
-      channels.handoffDenied.publish({ ageMs: Date.now() - flow.record.a.at, reason });
+      channels.handoffDenied.publish({ ageMs: Date.now() - flow.record.askedBy.at, reason });
     }
     return denied;
   };
-  if (form.decision === 'deny') return outcome((await deny('USER_DENIED')) ? 'denied' : 'gone');
   const typed =
     typeof form.match === 'string' ? form.match.trim() : typeof form.match === 'number' ? String(form.match) : '';
   // No number yet (a single-page app posting the link's code first, a form sent empty): not an answer.
-  if (!NUMBER.test(typed)) {
-    if (json) return sendJson(res, 202, awaiting(flow.record.a, typed !== '' ? numberMissing(page) : undefined));
-    return showPage(page, approvalView(page, flow.record.a, now, true));
+  if (form.decision !== 'deny' && !NUMBER.test(typed)) {
+    if (json) return sendJson(res, 202, awaiting(flow.record.askedBy, typed !== '' ? numberMissing(page) : undefined));
+    return showPage(page, approvalView(page, flow.record.askedBy, now, true));
   }
-  if (typed !== flow.record.m) {
+  // The proof comes first, for an approval and a denial alike; a code that proves nothing leaves the flow as it is.
+  const verification = await ctx.verifyCode(code);
+  if (!verification) return outcome('rejected');
+  if (!ctx.requestIdsDiffer && !handoff.isOwnSend(flow, verification.requestId)) return outcome('rejected');
+  if (form.decision === 'deny') return outcome((await deny('USER_DENIED')) ? 'denied' : 'gone');
+  if (typed !== handoff.numberOf(flowId)) {
     await deny('WRONG_NUMBER');
     return outcome('wrongNumber');
   }
-  const verification = await ctx.verifyCode(code);
-  if (!verification) {
-    await deny('CODE_REJECTED');
-    return outcome('rejected');
-  }
+  await ctx.spendToken(verification.userDetails.token);
   const approvedBy = summarizeDevice(req.headers['user-agent']);
   const approved = await handoff.approve(flowId, flow, { verification, approvedAt: Date.now(), approvedBy });
   if (approved && channels.handoffApproved.hasSubscribers) {
-    channels.handoffApproved.publish({ ageMs: Date.now() - flow.record.a.at });
+    channels.handoffApproved.publish({ ageMs: Date.now() - flow.record.askedBy.at });
   }
   await outcome(approved ? 'approved' : 'gone');
 }

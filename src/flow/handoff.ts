@@ -1,7 +1,7 @@
 import type { CodeVerificationResult } from '../wire/types.js';
 import type { FlowStore } from '../stores/types.js';
 import type { DeviceSummary } from './device.js';
-import { flowKey, seal, unseal } from './seal.js';
+import type { StoreSecrets } from './seal.js';
 
 /** The query parameter that carries the flow id in `redirect_uri`, and so back to the callback. */
 export const FLOW_PARAM = 'flow';
@@ -19,19 +19,25 @@ export type FlowStatus = 'none' | 'pending' | 'approved' | 'denied' | 'expired';
 /** Why a flow was denied. */
 export type FlowDenial = 'WRONG_NUMBER' | 'USER_DENIED' | 'CODE_REJECTED';
 
-/** A flow as stored (JSON, short keys). No code, token or secret: an approval is sealed. */
+/** The shape of the records this version writes; a record of another shape is treated as absent. */
+export const FLOW_RECORD_VERSION = 2;
+
+/**
+ * A flow as stored (JSON). No code, token, flow id, number or request id in clear: the key
+ * and the send's request ids are keyed digests, the approval is sealed (see `StoreSecrets`).
+ */
 export interface FlowRecord {
-  v: 1;
-  s: 'pending' | 'approved' | 'denied';
-  /** The number the asking browser shows. */
-  m: string;
+  version: typeof FLOW_RECORD_VERSION;
+  state: 'pending' | 'approved' | 'denied';
   /** Epoch ms when the link, and so the flow, expires. */
-  exp: number;
+  expiresAt: number;
   /** The asking browser, for the approval page. */
-  a: DeviceSummary & { at: number };
-  why?: FlowDenial;
-  /** The approval, sealed with the flow id's key. */
-  r?: string;
+  askedBy: DeviceSummary & { at: number };
+  /** Keyed digests of the request ids of the send this flow belongs to, once the service answered it. */
+  sendIds?: string[];
+  deniedBecause?: FlowDenial;
+  /** The approval, sealed under the server's secret for this flow. */
+  approval?: string;
 }
 
 /** What the approving device hands the asking browser, sealed in the store. */
@@ -58,75 +64,104 @@ export type FlowTake =
  */
 export class Handoff {
   readonly #store: FlowStore;
+  readonly #secrets: StoreSecrets;
 
-  constructor(store: FlowStore) {
+  constructor(store: FlowStore, secrets: StoreSecrets) {
     this.#store = store;
+    this.#secrets = secrets;
   }
 
-  /** Stores a new pending flow until its link expires. */
-  async start(flowId: string, record: Pick<FlowRecord, 'm' | 'exp' | 'a'>, now: number): Promise<void> {
-    const full: FlowRecord = { v: 1, s: 'pending', ...record };
+  /** The number the asking browser shows for this flow. */
+  numberOf(flowId: string): string {
+    return this.#secrets.matchNumber(flowId);
+  }
+
+  /**
+   * Stores a new pending flow until its link expires; resolves to the stored text, which
+   * `recordSend` compares against.
+   */
+  async start(flowId: string, flow: Pick<FlowRecord, 'expiresAt' | 'askedBy'>, now: number): Promise<string> {
+    const full: FlowRecord = { version: FLOW_RECORD_VERSION, state: 'pending', ...flow };
+    const raw = JSON.stringify(full);
     // 128 random bits do not collide; a false here means the store refused to keep it.
-    if (!(await this.#store.create(flowKey(flowId), JSON.stringify(full), Math.max(1, record.exp - now)))) {
+    if (!(await this.#store.create(this.#secrets.flowKey(flowId), raw, Math.max(1, flow.expiresAt - now)))) {
       throw new Error('the flow store did not keep a new flow');
     }
+    return raw;
   }
 
-  /** The flow, or `undefined` when unknown, expired or unreadable. */
+  /**
+   * Binds the flow to its send once the service answered it: an approval must then bring a
+   * code of this send. False when the flow moved on meanwhile (it is then refused anyway).
+   */
+  async recordSend(flowId: string, started: string, requestIds: readonly string[]): Promise<boolean> {
+    const record = parseRecord(started);
+    if (!record) return false;
+    const sendIds = [...new Set(requestIds.map((id) => this.#secrets.sendDigest(id)))];
+    return this.#store.swap(this.#secrets.flowKey(flowId), started, JSON.stringify({ ...record, sendIds }));
+  }
+
+  /** Whether the verified code belongs to this flow's send (by the service's request id). */
+  isOwnSend(flow: StoredFlow, requestId: string): boolean {
+    return flow.record.sendIds?.includes(this.#secrets.sendDigest(requestId)) ?? false;
+  }
+
+  /** The flow, or `undefined` when unknown, expired or unreadable (an older shape included). */
   async read(flowId: string, now: number): Promise<StoredFlow | undefined> {
-    const raw = await this.#store.get(flowKey(flowId));
+    const raw = await this.#store.get(this.#secrets.flowKey(flowId));
     const record = raw === undefined ? undefined : parseRecord(raw);
-    if (raw === undefined || !record || record.exp <= now) return undefined;
+    if (raw === undefined || !record || record.expiresAt <= now) return undefined;
     return { raw, record };
   }
 
   /** Denies a pending flow for good; false when it was no longer pending. */
   async deny(flowId: string, flow: StoredFlow, why: FlowDenial): Promise<boolean> {
-    if (flow.record.s !== 'pending') return false;
-    const next: FlowRecord = { ...flow.record, s: 'denied', why };
-    return this.#store.swap(flowKey(flowId), flow.raw, JSON.stringify(next));
+    if (flow.record.state !== 'pending') return false;
+    const next: FlowRecord = { ...flow.record, state: 'denied', deniedBecause: why };
+    return this.#store.swap(this.#secrets.flowKey(flowId), flow.raw, JSON.stringify(next));
   }
 
   /** Approves a pending flow with the verification, sealed; false when it was no longer pending. */
   async approve(flowId: string, flow: StoredFlow, approval: FlowApproval): Promise<boolean> {
-    if (flow.record.s !== 'pending') return false;
-    const next: FlowRecord = { ...flow.record, s: 'approved', r: seal(flowId, approval) };
-    return this.#store.swap(flowKey(flowId), flow.raw, JSON.stringify(next));
+    if (flow.record.state !== 'pending') return false;
+    const next: FlowRecord = { ...flow.record, state: 'approved', approval: this.#secrets.seal(flowId, approval) };
+    return this.#store.swap(this.#secrets.flowKey(flowId), flow.raw, JSON.stringify(next));
   }
 
   /** Where the flow stands, for the asking browser. */
   async status(flowId: string, now: number): Promise<{ status: FlowStatus; record?: FlowRecord }> {
     const flow = await this.read(flowId, now);
     if (!flow) return { status: 'expired' };
-    return { status: flow.record.s, record: flow.record };
+    return { status: flow.record.state, record: flow.record };
   }
 
   /** Takes an approved flow (once, across instances); otherwise says where it stands. */
   async take(flowId: string, now: number): Promise<FlowTake> {
     const flow = await this.read(flowId, now);
     if (!flow) return { kind: 'expired' };
-    if (flow.record.s !== 'approved') return { kind: flow.record.s, record: flow.record };
-    const taken = await this.#store.take(flowKey(flowId));
+    if (flow.record.state !== 'approved') return { kind: flow.record.state, record: flow.record };
+    const taken = await this.#store.take(this.#secrets.flowKey(flowId));
     // Another tab or instance took it first: for this request it is gone.
     const record = taken === undefined ? undefined : parseRecord(taken);
-    if (!record || record.s !== 'approved' || record.r === undefined) return { kind: 'expired' };
-    const approval = unseal(flowId, record.r);
+    if (!record || record.state !== 'approved' || record.approval === undefined) return { kind: 'expired' };
+    const approval = this.#secrets.open(flowId, record.approval);
     if (!isApproval(approval)) return { kind: 'expired' };
     return { kind: 'approved', approval };
   }
 
   /** Drops a flow (the asking browser finished it itself). */
   async discard(flowId: string): Promise<void> {
-    await this.#store.take(flowKey(flowId));
+    await this.#store.take(this.#secrets.flowKey(flowId));
   }
 }
 
 function parseRecord(raw: string): FlowRecord | undefined {
   try {
     const value = JSON.parse(raw) as Partial<FlowRecord> | null;
-    if (!value || value.v !== 1 || typeof value.m !== 'string' || typeof value.exp !== 'number') return undefined;
-    if (value.s !== 'pending' && value.s !== 'approved' && value.s !== 'denied') return undefined;
-    if (!value.a || typeof value.a !== 'object') return undefined;
+    if (!value || value.version !== FLOW_RECORD_VERSION || typeof value.expiresAt !== 'number') return undefined;
+    if (value.state !== 'pending' && value.state !== 'approved' && value.state !== 'denied') return undefined;
+    if (!value.askedBy || typeof value.askedBy !== 'object') return undefined;
+    if (value.sendIds !== undefined && !Array.isArray(value.sendIds)) return undefined;
     return value as FlowRecord;
   } catch {
     return undefined;

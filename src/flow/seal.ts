@@ -1,24 +1,9 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomInt } from 'node:crypto';
-
-/**
- * The cryptography of a flow. The flow id travels only in the link and in the asking browser's
- * session; the store sees its hash as the key and, for an approved flow, the verification
- * sealed with a key derived from the id. A stolen store entry names no flow and opens no login.
- */
+import { randomBytes } from 'node:crypto';
+import { deriveKey, digestNumber, labelledDigest, openJson, sealJson, UNOPENED } from '../crypto.js';
 
 /** A new flow id: 128 random bits, URL-safe. */
 export function newFlowId(): string {
   return randomBytes(16).toString('base64url');
-}
-
-/** The store key of a flow: a hash, so the store never holds the id the link carries. */
-export function flowKey(flowId: string): string {
-  return `flow:${createHash('sha256').update(`passport-otpless flow key\0${flowId}`).digest('base64url')}`;
-}
-
-/** The number the asking browser shows and the approving person types: 10 to 99. */
-export function newMatchNumber(): string {
-  return String(randomInt(10, 100));
 }
 
 /** Flow ids look like this; anything else in the `flow` parameter is refused before any lookup. */
@@ -26,27 +11,52 @@ export function isFlowId(value: unknown): value is string {
   return typeof value === 'string' && /^[A-Za-z0-9_-]{22}$/.test(value);
 }
 
-function sealKey(flowId: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', flowId, 'passport-otpless', 'flow seal v1', 32));
-}
+/**
+ * The keys of what the store holds, derived from a server-side secret the store never sees
+ * (the client secret, or the strategy's `storeSecret`). A reader of the store, even one who
+ * also reads every session and so knows the flow ids, cannot compute a flow's key, its number
+ * or a used token's mark, and cannot open a sealed approval.
+ */
+export class StoreSecrets {
+  readonly #digestKey: Buffer;
+  readonly #sealKey: Buffer;
 
-/** AES-256-GCM of a JSON value under the flow's key: `iv.tag.ciphertext`, base64url. */
-export function seal(flowId: string, value: unknown): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(flowId), iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
-}
+  constructor(secret: string | Buffer) {
+    this.#digestKey = deriveKey(secret, 'store digests v2');
+    this.#sealKey = deriveKey(secret, 'flow approval v2');
+  }
 
-/** The value `seal` sealed, or `undefined` when it was not sealed for this flow or was altered. */
-export function unseal(flowId: string, sealed: string): unknown {
-  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body || iv.length !== 12 || tag.length !== 16) return undefined;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(flowId), iv);
-    decipher.setAuthTag(tag);
-    return JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8'));
-  } catch {
-    return undefined;
+  /** The store key of a flow: a keyed digest, so the store never holds the id the link carries. */
+  flowKey(flowId: string): string {
+    return `flow:${labelledDigest(this.#digestKey, 'flow key', flowId)}`;
+  }
+
+  /**
+   * The number the asking browser shows and the approving person types, 10 to 99: derived from
+   * the flow id under the secret, so it is stored nowhere and only the app can compute it.
+   */
+  matchNumber(flowId: string): string {
+    return String(digestNumber(this.#digestKey, 'match number', flowId, 10, 99));
+  }
+
+  /** A request id of a send as the flow record keeps it. */
+  sendDigest(requestId: string): string {
+    return labelledDigest(this.#digestKey, 'send request id', requestId);
+  }
+
+  /** The store key that marks a token used. */
+  tokenKey(token: string): string {
+    return `token:${labelledDigest(this.#digestKey, 'used token', token)}`;
+  }
+
+  /** Seals a flow's approval: it opens only under this secret, for this flow. */
+  seal(flowId: string, value: unknown): string {
+    return sealJson(this.#sealKey, value, `flow approval\0${flowId}`);
+  }
+
+  /** The approval `seal` sealed for this flow, or `undefined`. */
+  open(flowId: string, sealed: string): unknown {
+    const value = openJson(this.#sealKey, sealed, `flow approval\0${flowId}`);
+    return value === UNOPENED ? undefined : value;
   }
 }

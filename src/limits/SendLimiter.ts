@@ -3,6 +3,13 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { checkSendLimits } from './options.js';
 import type { SendLimit, SendLimitsOptions } from './options.js';
 import { destinationIpKey, destinationKey, hashedKey, ipKey } from './keys.js';
+import type { RedisCommands } from '../stores/redis.js';
+
+/** The Redis the strategy's `store` option was given: limits count there, under its prefix. */
+export interface SharedLimitStore {
+  redis: RedisCommands;
+  prefix: string;
+}
 
 /**
  * What a refused send was counted against.
@@ -59,21 +66,24 @@ export class SendLimiter {
   /** Redis: keys hashed, calls bounded in time. Memory: neither is needed (no I/O, nothing shared). */
   private readonly shared: boolean;
 
-  constructor(options: SendLimitsOptions = {}) {
+  constructor(options: SendLimitsOptions = {}, store?: SharedLimitStore) {
     const resolved = checkSendLimits('SendLimiter', options);
     this.perDestination = resolved.perDestination;
     this.perIp = resolved.perIp;
-    this.shared = resolved.redis !== undefined;
+    // `limits.redis` names a client of its own; otherwise the strategy's `store` is used.
+    const client = resolved.redis ?? store?.redis.client;
+    const prefix = resolved.redis || options.prefix !== undefined || !store ? resolved.prefix : `${store.prefix}limit:`;
+    this.shared = client !== undefined;
     const build = (limit: Readonly<SendLimit> | false, name: string): RateLimiterAbstract | undefined => {
       if (limit === false) return undefined;
-      const common = { points: limit.limit, duration: limit.windowSeconds, keyPrefix: `${resolved.prefix}${name}` };
-      if (!resolved.redis) return new RateLimiterMemory(common);
+      const common = { points: limit.limit, duration: limit.windowSeconds, keyPrefix: `${prefix}${name}` };
+      if (!client) return new RateLimiterMemory(common);
       // rejectIfRedisNotReady: while the client is reconnecting, node-redis would queue the
       // command and the send would hang; refusing at once lets the send fail closed quickly.
       return new RateLimiterRedis({
         ...common,
-        storeClient: resolved.redis,
-        useRedisPackage: true,
+        storeClient: client,
+        useRedisPackage: resolved.redis !== undefined || store?.redis.kind === 'node-redis',
         rejectIfRedisNotReady: true,
       });
     };

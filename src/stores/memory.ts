@@ -1,10 +1,19 @@
 import { intOption, optionsObject, refuseUnknownOptions } from '../options.js';
+import { MemoryMarks } from './marks.js';
 import type { FlowStore } from './types.js';
 
 /** Options of `MemoryFlowStore`. */
 export interface MemoryFlowStoreOptions {
-  /** Most entries kept; when full, expired ones are swept, then the oldest dropped. Default 100 000. */
+  /** Most flows kept; when full of live ones, the oldest is dropped. Default 100 000. */
   maxEntries?: number;
+  /**
+   * Most used-token marks kept (keys under `token:`), a budget of their own: flows never evict
+   * a mark, and when full of live marks a login is refused (an error) rather than a mark
+   * dropped, which would let its token log in again. Kept compact (about 16 bytes a mark) and
+   * swept by generation: a mark's value is not kept (`get` answers `'1'`), and it may live up
+   * to 30 s longer than asked. Default 100 000.
+   */
+  maxMarks?: number;
 }
 
 interface Entry {
@@ -14,48 +23,94 @@ interface Entry {
 
 const OWNER = 'MemoryFlowStore';
 
+/** Keys of used-token marks (src/strategy/tokens.ts), and what `get` answers for one. */
+const MARK_PREFIX = 'token:';
+const MARK_VALUE = '1';
+
+function isMark(key: string): boolean {
+  return key.startsWith(MARK_PREFIX);
+}
+
+/** Expired entries looked at per create: more than one, so the sweep outpaces the inserts. */
+const SWEEP_PER_CREATE = 4;
+
+/**
+ * One budget of entries. A Map keeps insertion order, and entries of one kind share a lifetime,
+ * so the front holds the oldest expiries: each create sweeps a few expired ones from there
+ * (O(1) amortized), and a full budget drops its oldest live entry.
+ */
+class Budget {
+  readonly entries = new Map<string, Entry>();
+
+  constructor(readonly max: number) {}
+
+  /** Drops up to `budget` expired entries from the front; stops at the first live one. */
+  sweep(now: number, budget: number): void {
+    for (const [key, entry] of this.entries) {
+      if (budget-- <= 0 || entry.expiresAt > now) return;
+      this.entries.delete(key);
+    }
+  }
+
+  makeRoom(now: number): void {
+    this.sweep(now, SWEEP_PER_CREATE);
+    if (this.entries.size < this.max) return;
+    this.sweep(now, Number.POSITIVE_INFINITY);
+    if (this.entries.size < this.max) return;
+    const oldest = this.entries.keys().next();
+    if (!oldest.done) this.entries.delete(oldest.value);
+  }
+}
+
 /**
  * A `FlowStore` in this process's memory: the default, right for one instance. Several
- * instances behind a load balancer need a shared store (`RedisFlowStore`), or a phone's
- * approval lands where the laptop never looks.
+ * instances behind a load balancer need a shared store (the strategy's `store` option), or a
+ * phone's approval lands where the laptop never looks.
  *
- * Bounded: never more than `maxEntries`, expired entries swept as it fills.
+ * Bounded: flows and used-token marks each have their own budget, and expired entries are
+ * swept as it goes, so the heap follows the live logins, not the total.
  *
  * @example
  * new MagicLinkStrategy({ ..., flowStore: new MemoryFlowStore({ maxEntries: 10_000 }) }, verify);
  */
 export class MemoryFlowStore implements FlowStore {
-  readonly #entries = new Map<string, Entry>();
-  readonly #maxEntries: number;
+  readonly #flows: Budget;
+  readonly #marks: MemoryMarks;
   readonly #now: () => number;
 
   constructor(options: MemoryFlowStoreOptions = {}, now: () => number = Date.now) {
     optionsObject(OWNER, options, 'an object');
-    refuseUnknownOptions(OWNER, options, ['maxEntries']);
-    this.#maxEntries = intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000;
+    refuseUnknownOptions(OWNER, options, ['maxEntries', 'maxMarks']);
+    this.#flows = new Budget(intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000);
+    this.#marks = new MemoryMarks(intOption(OWNER, options, 'maxMarks', 1, 10_000_000) ?? 100_000);
     this.#now = now;
   }
 
-  /** Entries held now, expired ones included until swept. */
+  /** Entries held now (flows and marks), expired ones included until swept. */
   get size(): number {
-    return this.#entries.size;
+    return this.#flows.entries.size + this.#marks.size;
   }
 
   async create(key: string, value: string, ttlMs: number): Promise<boolean> {
     const now = this.#now();
-    const seen = this.#entries.get(key);
+    if (isMark(key)) return this.#marks.add(key, now + ttlMs, now);
+    const budget = this.#flows;
+    const seen = budget.entries.get(key);
     if (seen && seen.expiresAt > now) return false;
-    if (seen) this.#entries.delete(key);
-    if (this.#entries.size >= this.#maxEntries) this.#makeRoom(now);
-    this.#entries.set(key, { value, expiresAt: now + ttlMs });
+    if (seen) budget.entries.delete(key);
+    budget.makeRoom(now);
+    budget.entries.set(key, { value, expiresAt: now + ttlMs });
     return true;
   }
 
   async get(key: string): Promise<string | undefined> {
+    if (isMark(key)) return this.#marks.has(key, this.#now()) ? MARK_VALUE : undefined;
     return this.#live(key)?.value;
   }
 
   async swap(key: string, expected: string, next: string): Promise<boolean> {
+    // A mark is never replaced: it only is, or is not.
+    if (isMark(key)) return false;
     const entry = this.#live(key);
     if (!entry || entry.value !== expected) return false;
     entry.value = next;
@@ -63,26 +118,18 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async take(key: string): Promise<string | undefined> {
+    if (isMark(key)) return this.#marks.remove(key, this.#now()) ? MARK_VALUE : undefined;
     const entry = this.#live(key);
-    this.#entries.delete(key);
+    this.#flows.entries.delete(key);
     return entry?.value;
   }
 
   #live(key: string): Entry | undefined {
-    const entry = this.#entries.get(key);
+    const entries = this.#flows.entries;
+    const entry = entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt > this.#now()) return entry;
-    this.#entries.delete(key);
+    entries.delete(key);
     return undefined;
-  }
-
-  /** Sweeps expired entries; if none were, drops the oldest (a Map keeps insertion order). */
-  #makeRoom(now: number): void {
-    for (const [key, entry] of this.#entries) {
-      if (entry.expiresAt <= now) this.#entries.delete(key);
-    }
-    if (this.#entries.size < this.#maxEntries) return;
-    const oldest = this.#entries.keys().next();
-    if (!oldest.done) this.#entries.delete(oldest.value);
   }
 }

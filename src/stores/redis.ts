@@ -1,45 +1,104 @@
+import { OtplessRequestError } from '../errors.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import type { FlowStore } from './types.js';
 
 /**
- * The Redis commands the store sends, as node-redis v4/v5 declares them: a node-redis client
- * fits as it is (the one connect-redis already uses). For ioredis, see the README's adapter.
+ * A Redis client as the app already has it: node-redis v4 to v6 (`createClient()`, or
+ * `createCluster()`), or ioredis (`new Redis()`, or `new Redis.Cluster()`). The store only
+ * sends commands; connecting, the `'error'` listener and quitting stay the app's.
  */
-export interface RedisLike {
-  set(
-    key: string,
-    value: string,
-    options: { expiration: { type: 'PX'; value: number }; condition: 'NX' },
-  ): Promise<string | null | unknown>;
-  get(key: string): Promise<string | null | unknown>;
-  getDel(key: string): Promise<string | null | unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-}
+export type RedisClientLike = object;
+
+/** @deprecated The node-redis shape this package used to require; any `RedisClientLike` fits now. */
+export type RedisLike = RedisClientLike;
 
 /** Options of `RedisFlowStore`. */
 export interface RedisFlowStoreOptions {
-  /** A connected client the app owns (connect, `'error'` listener, quit): the store only sends commands. */
-  client: RedisLike;
+  /** A connected node-redis or ioredis client (or cluster client) the app owns. */
+  client: RedisClientLike;
   /** Prefix of every key. Default `'otpless:'`. */
   prefix?: string;
 }
 
+/** The four commands the store sends, whatever the client. */
+export interface RedisCommands {
+  /** Which client it is: rate-limiter-flexible needs to know too. */
+  readonly kind: 'node-redis' | 'ioredis';
+  readonly client: RedisClientLike;
+  setNx(key: string, value: string, ttlMs: number): Promise<unknown>;
+  get(key: string): Promise<unknown>;
+  getDel(key: string): Promise<unknown>;
+  /** A script over the keys it is given (one here, so any cluster slot serves it). */
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** False while the client is not connected (a command would wait in its offline queue). */
+  ready(): boolean;
+}
+
+/** A store command that has not answered by then has failed: no request hangs on Redis. */
+const STORE_DEADLINE_MS = 2_000;
+
+type Fn = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * The client's kind, as connect-redis tells them apart: node-redis clients (and cluster
+ * clients) have `scanIterator` or `masters`; ioredis ones have `getdel` and `status`.
+ * `undefined` for anything else.
+ */
+export function redisCommandsOf(client: unknown): RedisCommands | undefined {
+  if (typeof client !== 'object' || client === null) return undefined;
+  const c = client as Record<string, unknown>;
+  const has = (...names: string[]) => names.every((n) => typeof c[n] === 'function');
+  if (('scanIterator' in c || 'masters' in c) && has('set', 'get', 'getDel', 'eval')) {
+    const call = (name: string, ...args: unknown[]) => (c[name] as Fn).apply(client, args);
+    return {
+      kind: 'node-redis',
+      client,
+      // PX/NX: accepted by node-redis v4 and, still, by v5.
+      setNx: (key, value, ttlMs) => call('set', key, value, { PX: ttlMs, NX: true }),
+      get: (key) => call('get', key),
+      getDel: (key) => call('getDel', key),
+      eval: (script, keys, args) => call('eval', script, { keys, arguments: args }),
+      // A cluster client has no `isReady`: its node clients queue, and the deadline holds.
+      ready: () => c.isReady !== false,
+    };
+  }
+  if ('status' in c && has('set', 'get', 'getdel', 'eval')) {
+    const call = (name: string, ...args: unknown[]) => (c[name] as Fn).apply(client, args);
+    return {
+      kind: 'ioredis',
+      client,
+      setNx: (key, value, ttlMs) => call('set', key, value, 'PX', ttlMs, 'NX'),
+      get: (key) => call('get', key),
+      getDel: (key) => call('getdel', key),
+      eval: (script, keys, args) => call('eval', script, keys.length, ...keys, ...args),
+      ready: () => c.status === 'ready',
+    };
+  }
+  return undefined;
+}
+
+/** What option errors say a Redis client is. */
+export const REDIS_CLIENT_EXPECTED =
+  'a connected Redis client: node-redis createClient()/createCluster() or ioredis new Redis()/new Redis.Cluster()';
+
 // Compare-and-set in one step on the server, keeping the key's expiry (KEEPTTL: Redis 6+).
+// It touches only the key it is given, so it runs on a cluster as on one server.
 const SWAP = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 end return 0`;
 
 const OWNER = 'RedisFlowStore';
 
 /**
- * A `FlowStore` on Redis, shared by every instance of the app. Entries expire by Redis TTL;
- * `take` is one GETDEL, so a flow is finished once across all instances.
+ * A `FlowStore` on Redis, shared by every instance of the app: what the strategy's `store`
+ * option builds from a Redis client. Entries expire by Redis TTL; every command touches one
+ * key (cluster-ready); `take` is one GETDEL, so a flow is finished once across all instances.
  *
  * @example
  * const redis = createClient({ url: process.env.REDIS_URL });
  * await redis.connect();
- * new MagicLinkStrategy({ ..., flowStore: new RedisFlowStore({ client: redis, prefix: 'myapp:otpless:' }) }, verify);
+ * new MagicLinkStrategy({ ..., store: redis }, verify);
  */
 export class RedisFlowStore implements FlowStore {
-  readonly #client: RedisLike;
+  readonly #redis: RedisCommands;
   readonly #prefix: string;
 
   constructor(options: RedisFlowStoreOptions) {
@@ -49,33 +108,73 @@ export class RedisFlowStore implements FlowStore {
       'an object with client',
     );
     refuseUnknownOptions(OWNER, options, ['client', 'prefix']);
-    for (const command of ['set', 'get', 'getDel', 'eval'] as const) {
-      if (typeof client?.[command] !== 'function') {
-        throw optionError(OWNER, 'client', 'a node-redis client (or one with set, get, getDel and eval)');
-      }
+    const redis = redisCommandsOf(client);
+    if (!redis) throw optionError(OWNER, 'client', REDIS_CLIENT_EXPECTED);
+    if (typeof prefix !== 'string' || prefix.length > 100) {
+      throw optionError(OWNER, 'prefix', 'a string of at most 100 characters');
     }
-    if (typeof prefix !== 'string') throw optionError(OWNER, 'prefix', 'a string');
-    this.#client = client;
+    this.#redis = redis;
     this.#prefix = prefix;
   }
 
+  /** The client's commands and kind, for the send limits sharing it. */
+  get redis(): RedisCommands {
+    return this.#redis;
+  }
+
+  /** The prefix of every key. */
+  get prefix(): string {
+    return this.#prefix;
+  }
+
   async create(key: string, value: string, ttlMs: number): Promise<boolean> {
-    const px = { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) }, condition: 'NX' } as const;
-    return (await this.#client.set(this.#prefix + key, value, px)) === 'OK';
+    const ms = Math.max(1, Math.ceil(ttlMs));
+    return (await this.#call(() => this.#redis.setNx(this.#prefix + key, value, ms))) === 'OK';
   }
 
   async get(key: string): Promise<string | undefined> {
-    return text(await this.#client.get(this.#prefix + key));
+    return text(await this.#call(() => this.#redis.get(this.#prefix + key)));
   }
 
   async swap(key: string, expected: string, next: string): Promise<boolean> {
-    const done = await this.#client.eval(SWAP, { keys: [this.#prefix + key], arguments: [expected, next] });
-    return Number(done) === 1;
+    return Number(await this.#call(() => this.#redis.eval(SWAP, [this.#prefix + key], [expected, next]))) === 1;
   }
 
   async take(key: string): Promise<string | undefined> {
-    return text(await this.#client.getDel(this.#prefix + key));
+    return text(await this.#call(() => this.#redis.getDel(this.#prefix + key)));
   }
+
+  /**
+   * One command, refused at once while the client is disconnected and bounded in time
+   * otherwise; any failure is a 503 `STORE_UNAVAILABLE`, so the request ends clearly and
+   * nothing is written after it.
+   */
+  async #call<T>(command: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (!this.#redis.ready()) throw new Error('the Redis client is not connected');
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
+      });
+      return await Promise.race([command(), deadline]);
+    } catch (err) {
+      throw storeUnavailable(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The error a failed store command ends the request with; the cause keeps the details. */
+export function storeUnavailable(err: unknown): OtplessRequestError {
+  const cause = err instanceof Error ? err : new Error(String(err));
+  return new OtplessRequestError(
+    503,
+    'STORE_UNAVAILABLE',
+    'Signing in is not possible right now. Please try again in a moment.',
+    undefined,
+    cause,
+  );
 }
 
 function text(value: unknown): string | undefined {

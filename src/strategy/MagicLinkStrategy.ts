@@ -38,7 +38,7 @@ import type { MagicLinkHandoff } from './profile.js';
 import { PassportStrategyBase } from './passportBase.js';
 import { createSendMiddleware } from './send.js';
 import type { SendMiddleware, SendOptions } from './send.js';
-import { authenticatedAt, useTokenOnce } from './tokens.js';
+import { authenticatedAt, tokenAge, useTokenOnce } from './tokens.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 import { warnOnce } from './warn.js';
@@ -55,6 +55,9 @@ interface VerifiedLogin {
   /** Epoch ms the signals describe: the service's authentication time on the token path. */
   signalsAt?: number | undefined;
 }
+
+/** Strategies (by their settings) whose first request has been looked at for shared sessions. */
+const stateChecked = new WeakSet<ResolvedStrategyOptions>();
 
 /** The body of `strategy.status()`. */
 export interface FlowStatusBody {
@@ -119,7 +122,29 @@ export class MagicLinkStrategy extends PassportStrategyBase {
    * app.post('/auth/magic-link', express.json(), strategy.send());
    */
   send(options: SendOptions = {}): SendMiddleware {
-    return createSendMiddleware(this.settings, options);
+    const send = createSendMiddleware(this.settings, options);
+    return (req, res, next) => {
+      this.warnIfStateInMemory(req);
+      send(req, res, next);
+    };
+  }
+
+  /**
+   * Sessions in a shared store (express-session with a store other than its MemoryStore) say
+   * the app runs on several instances; flows and used tokens in this process's memory would
+   * then not be seen by the others. Told once, at the first request.
+   */
+  private warnIfStateInMemory(req: HttpRequest): void {
+    if (stateChecked.has(this.settings)) return;
+    stateChecked.add(this.settings);
+    const sessionStore = (req as { sessionStore?: object }).sessionStore;
+    if (this.settings.sharedState || !sessionStore || sessionStore.constructor?.name === 'MemoryStore') return;
+    warnOnce(
+      'OTPLESS_STATE_IN_MEMORY',
+      'passport-otpless: sessions are in a shared store but sign-in flows, used tokens and send limits are in ' +
+        "this process's memory: other instances will not see them. Give the strategy your Redis client: " +
+        'new MagicLinkStrategy({ ..., store: redisClient }).',
+    );
   }
 
   /**
@@ -152,13 +177,15 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const expiresAt = new Date(latest.expiresAt).toISOString();
     if (latest.expiresAt <= now) return { status: 'expired', expiresAt };
     const { status, record } = await this.settings.handoff.status(latest.flowId, now);
-    return status === 'pending' && record ? { status, match: record.m, expiresAt } : { status, expiresAt };
+    if (status !== 'pending' || !record) return { status, expiresAt };
+    return { status, match: this.settings.handoff.numberOf(latest.flowId), expiresAt };
   }
 
   /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
   authenticate(req: HttpRequest, _options?: unknown): void {
     // Passport (and @fastify/passport) run each attempt on a copy of the strategy: this is per request.
     this.request = req;
+    this.warnIfStateInMemory(req);
     const res = req.res;
     if (res && !res.headersSent) {
       // The URL carries a one-time code: keep it out of caches and out of Referer headers.
@@ -195,7 +222,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     // Judged on the service's own time stamps: a token authenticated long ago is not a login now.
     const authAt = authenticatedAt(validated);
     const now = Date.now();
-    if (authAt === undefined || now - authAt > this.settings.maxAuthAgeMs) return this.refuse('TOKEN_REJECTED');
+    // A time in the future beyond the skew is refused too: the used mark could not cover it.
+    if (authAt === undefined || tokenAge(authAt, now, this.settings.maxAuthAgeMs) !== 'fresh') {
+      return this.refuse('TOKEN_REJECTED');
+    }
     if (!(await this.useTokenOnce(token))) return this.refuse('TOKEN_REJECTED');
     const rest = new Set(this.settings.enrich);
     rest.delete('validateToken');
@@ -290,6 +320,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       verifyCode: (c) => this.verifyCode(c),
       refuse: (failureCode) => void this.refuse(failureCode),
       pages: this.settings.pages,
+      spendToken: (token) => this.useTokenOnce(token),
+      requestIdsDiffer: this.settings.requestIdsDiffer,
     });
   }
 
@@ -353,9 +385,9 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   }
 
   /**
-   * The service's request id is only a cross-check once the flow has bound the code: naming
-   * another send of this browser is a mismatch; naming none is what a service whose ids differ
-   * from the send's would do, so the login goes on and the operator is told once.
+   * The service's request id must name this send: naming another send of this browser is a
+   * mismatch, and so is naming none (a code of someone else's send), unless the app said the
+   * service's ids differ from the send's (`requestIdsDiffer`).
    */
   private requestIdAgrees(
     session: SessionLike | undefined,
@@ -365,10 +397,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   ): boolean {
     if (pending.requestIdHashes.includes(hashRequestId(requestId))) return true;
     if (otherPendingHas(session, requestId, now)) return false;
+    if (!this.settings.requestIdsDiffer) return false;
     warnOnce(
       'OTPLESS_REQUEST_ID_DIFFERS',
-      "passport-otpless: the service's verify-code requestId is not one the send returned; binding rests on the " +
-        'flow parameter alone, which is enough. Run `npx otpless-check` for details.',
+      "passport-otpless: the service's verify-code requestId is not one the send returned; as requestIdsDiffer " +
+        'says, binding rests on the flow parameter alone. Run `npx otpless-check` for details.',
     );
     return true;
   }
@@ -381,9 +414,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const token = verification.userDetails.token;
     // The link's token is spent with the code: POSTed later as a frontend token, it is refused.
     // Marking it needs none of the enrichments, so both run at once (a shared store's round
-    // trip beside the service's); a store that fails still fails the login.
+    // trip beside the service's); a store that fails still fails the login. A handoff's token
+    // was spent by the approval, before it was stored.
     const [, enrichments] = await Promise.all([
-      this.useTokenOnce(token),
+      handoff ? undefined : this.useTokenOnce(token),
       enrichLogin(this.client, token, this.settings.enrich),
     ]);
     return { viaToken: false, token, verification, enrichments, handoff, sentTo };
@@ -391,7 +425,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /** Marks a token used across every instance; false when it was already (src/strategy/tokens.ts). */
   private useTokenOnce(token: string): Promise<boolean> {
-    return useTokenOnce(this.settings.store, token, this.settings.maxAuthAgeMs);
+    return useTokenOnce(this.settings.store, this.settings.secrets, token, this.settings.maxAuthAgeMs);
   }
 
   /** Judges the signals, builds the profile, asks the app's `verify`, and logs the user in. */

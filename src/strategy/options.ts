@@ -5,8 +5,12 @@ import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import { boolOption, intOption, oneOfOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { randomBytes } from 'node:crypto';
 import { Handoff } from '../flow/handoff.js';
+import { StoreSecrets } from '../flow/seal.js';
 import { MemoryFlowStore } from '../stores/memory.js';
+import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
+import type { RedisClientLike } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
 import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
@@ -44,10 +48,31 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    */
   crossDevice?: CrossDeviceMode;
   /**
-   * Where cross-device flows and used tokens live; shared by every instance of the app (a
-   * `RedisFlowStore` then). Default a `MemoryFlowStore`.
+   * The shared state of every instance of the app: give the app's Redis client (node-redis v4
+   * to v6 or ioredis, a cluster client of either) and cross-device flows, used-token marks and
+   * send limits all live there, under `storePrefix`. Another backend: an object implementing
+   * `FlowStore` (flows and marks; send limits then stay in memory unless `limits` says
+   * otherwise). Default: memory, right for one process.
    */
+  store?: RedisClientLike | FlowStore;
+  /** Prefix of every key the `store` option's Redis holds. Default `'otpless:'`. */
+  storePrefix?: string;
+  /** Flows and used tokens only, as before `store`: prefer `store`. */
   flowStore?: FlowStore;
+  /**
+   * The server-side secret the store's keys, numbers and sealed approvals derive from; the
+   * store never holds it. Default: derived from `clientSecret`. Needed with `client` and a
+   * shared store (every instance must use the same one); at least 32 characters.
+   */
+  storeSecret?: string;
+  /**
+   * Say `true` only when `npx otpless-check` found that the service's verify-code `requestId`
+   * is not one the send returned. Logins are then bound by the link's flow id alone, and a
+   * cross-device approval by the flow id and its two-digit number: someone holding a flow id
+   * could approve it with a code of their own with a chance of 1 in 90. Default false: a code
+   * whose request id names another send is refused.
+   */
+  requestIdsDiffer?: boolean;
   /**
    * The oldest authentication a frontend-SDK token may carry, by the service's own time stamps,
    * in ms. Older (or with no time at all) is 401 `TOKEN_TOO_OLD`. Default 300 000 (5 minutes).
@@ -95,8 +120,13 @@ export interface ResolvedStrategyOptions {
   expiry: number | undefined;
   enrich: ReadonlySet<Enrichment>;
   crossDevice: CrossDeviceMode;
-  /** Flows and used tokens. */
+  /** Flows and used-token marks. */
   store: FlowStore;
+  /** False while flows and marks are in this process's memory. */
+  sharedState: boolean;
+  /** The keys of what the stores hold. */
+  secrets: StoreSecrets;
+  requestIdsDiffer: boolean;
   maxAuthAgeMs: number;
   /** Present in 'handoff' mode. */
   handoff: Handoff | undefined;
@@ -141,6 +171,10 @@ const OPTION_NAMES = Object.keys({
   channel: true,
   limits: true,
   pages: true,
+  store: true,
+  storePrefix: true,
+  storeSecret: true,
+  requestIdsDiffer: true,
 } satisfies Record<keyof MagicLinkStrategyOptions, true>);
 
 /** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
@@ -162,16 +196,21 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     throw optionError(PREFIX, 'enrich', `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
   }
   const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
-  const flowStore = options.flowStore;
-  if (flowStore !== undefined && !isFlowStore(flowStore)) {
+  if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
     throw optionError(
       PREFIX,
       'flowStore',
       'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
     );
   }
-  // One store for flows and used tokens, whatever the mode.
+  const given = storeOf(options);
+  const flowStore = given ?? options.flowStore;
+  // One store for flows and used-token marks (the memory store gives marks their own budget).
   const store = flowStore ?? new MemoryFlowStore();
+  const secrets = new StoreSecrets(
+    storeSecretOf(options, flowStore !== undefined && !(flowStore instanceof MemoryFlowStore)),
+  );
+  const requestIdsDiffer = boolOption(PREFIX, options, 'requestIdsDiffer') ?? false;
 
   const confirm = boolOption(PREFIX, options, 'confirm');
   const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
@@ -186,7 +225,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   }
   const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
   const channel = oneOfOption(PREFIX, options, 'channel', MAGIC_LINK_CHANNELS);
-  const limiter = resolveLimiter(options.limits);
+  const limiter = resolveLimiter(options.limits, given instanceof RedisFlowStore ? given : undefined);
 
   let client: OtplessClient;
   if (options.client !== undefined) {
@@ -213,8 +252,11 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     enrich: new Set(enrich),
     crossDevice,
     store,
+    sharedState: flowStore !== undefined && !(flowStore instanceof MemoryFlowStore),
+    secrets,
+    requestIdsDiffer,
     maxAuthAgeMs: intOption(PREFIX, options, 'maxAuthAgeMs', 1000, 86_400_000) ?? 300_000,
-    handoff: crossDevice === 'handoff' ? new Handoff(store) : undefined,
+    handoff: crossDevice === 'handoff' ? new Handoff(store, secrets) : undefined,
     confirm: confirm ?? false,
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
@@ -227,13 +269,60 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   };
 }
 
-/** `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one. */
-function resolveLimiter(limits: MagicLinkStrategyOptions['limits']): SendLimiter | undefined {
+/**
+ * The `store` option: a Redis client becomes a `RedisFlowStore` under `storePrefix`; a
+ * `FlowStore` is used as it is. `undefined` when not given.
+ */
+function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
+  const { store, storePrefix } = options;
+  if (storePrefix !== undefined && (typeof storePrefix !== 'string' || storePrefix.length > 100)) {
+    throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
+  }
+  if (store === undefined) return undefined;
+  if (options.flowStore !== undefined) {
+    throw optionError(PREFIX, 'flowStore', 'left out when store is given (store holds the flows)');
+  }
+  if (isFlowStore(store)) return store;
+  if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
+  return new RedisFlowStore({ client: store, prefix: storePrefix ?? 'otpless:' });
+}
+
+/**
+ * `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one,
+ * counting in the `store` option's Redis when there is one.
+ */
+function resolveLimiter(limits: MagicLinkStrategyOptions['limits'], redis?: RedisFlowStore): SendLimiter | undefined {
   if (limits === false) return undefined;
   if (limits instanceof SendLimiter) return limits;
   // Checked here first, so that errors name `limits.<option>` of the strategy.
   checkSendLimits(PREFIX, limits, 'limits.');
-  return new SendLimiter(limits);
+  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix } : undefined);
+}
+
+/**
+ * The secret of the stores' keys: `storeSecret`, else the client secret. A strategy given a
+ * ready `client` has no client secret to read: one process may use a random secret of its
+ * own, several instances sharing a store must be given the same one.
+ */
+function storeSecretOf(options: MagicLinkStrategyOptions, shared: boolean): string | Buffer {
+  const { storeSecret } = options;
+  if (storeSecret !== undefined) {
+    if (typeof storeSecret !== 'string' || storeSecret.length < 32) {
+      throw optionError(PREFIX, 'storeSecret', 'a string of at least 32 characters (a random secret of the app)');
+    }
+    return storeSecret;
+  }
+  if (options.client === undefined && typeof options.clientSecret === 'string' && options.clientSecret !== '') {
+    return options.clientSecret;
+  }
+  if (shared) {
+    throw optionError(
+      PREFIX,
+      'storeSecret',
+      'a secret of at least 32 characters, the same on every instance, when a client is given with a shared store',
+    );
+  }
+  return randomBytes(32);
 }
 
 function isHttpUrl(value: string): boolean {

@@ -17,7 +17,7 @@ import { OtplessRequestError } from '../errors.js';
 import { OtplessSetupError } from '../errors.js';
 import { summarizeDevice } from '../flow/device.js';
 import { withFlowParam } from '../flow/handoff.js';
-import { newFlowId, newMatchNumber } from '../flow/seal.js';
+import { newFlowId } from '../flow/seal.js';
 import { isCountryCode, readTypedPhone } from '../contact/phone.js';
 import type { CountryCode, PhoneProblem } from '../contact/phone.js';
 import { readEmail } from '../contact/email.js';
@@ -187,11 +187,12 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     // Our own binding nonce rides in the link: the callback finds this send by it before it
     // verifies anything, whatever the service's request ids turn out to be.
     const flowId = newFlowId();
-    const match = settings.handoff ? newMatchNumber() : undefined;
-    if (settings.handoff && match) {
-      const asking = { ...summarizeDevice(req.headers['user-agent']), at: now };
+    const match = settings.handoff?.numberOf(flowId);
+    let started: string | undefined;
+    if (settings.handoff) {
+      const askedBy = { ...summarizeDevice(req.headers['user-agent']), at: now };
       // Stored before the link leaves: a phone can open it within a second.
-      await settings.handoff.start(flowId, { m: match, exp: expiresAt, a: asking }, now).catch(async (err: unknown) => {
+      started = await settings.handoff.start(flowId, { expiresAt, askedBy }, now).catch(async (err: unknown) => {
         await refund?.(); // nothing was sent
         throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', t('send.service'), undefined, asError(err));
       });
@@ -214,6 +215,16 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       throw toSendError(err, emailField, mobileField, t);
     }
 
+    if (settings.handoff && started !== undefined) {
+      // The flow learns its send: only a code of this send can approve or deny it.
+      const ids = response.requestIds.map((r) => r.value);
+      const bound = await settings.handoff.recordSend(flowId, started, ids).catch((err: unknown) => asError(err));
+      if (bound !== true) {
+        await settings.handoff.discard(flowId).catch(() => undefined);
+        const cause = bound === false ? new Error('the flow store lost a new flow') : bound;
+        throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', t('send.service'), undefined, cause);
+      }
+    }
     if (session) {
       const sentTo = destinations.map((d) => d.value);
       rememberPending(session, { flowId, requestIds: response.requestIds, destinations: sentTo, expiresAt }, now);

@@ -1,15 +1,36 @@
-import { createHash } from 'node:crypto';
+import type { StoreSecrets } from '../flow/seal.js';
 import type { FlowStore } from '../stores/types.js';
 import type { TokenValidationResult } from '../wire/types.js';
 
 /**
+ * How far in the future (by our clock) the service may place an authentication and still be
+ * believed. Past it the token is refused: a service clock running ahead would otherwise let a
+ * token pass the age check after its used mark has gone.
+ */
+export const MAX_CLOCK_SKEW_MS = 60_000;
+
+/**
  * Marks a token used, across every instance sharing the store; false when it was already.
  * A store that does not answer fails the login (error), never lets a token through twice.
+ *
+ * The mark lives `maxAuthAgeMs + MAX_CLOCK_SKEW_MS` from its first use. `tokenAge` accepts a
+ * token only while `-MAX_CLOCK_SKEW_MS <= now - authenticatedAt <= maxAuthAgeMs`, a window of
+ * that same length on our clock, so no token the age check accepts outlives its mark, whatever
+ * the service's clock says.
  */
-export function useTokenOnce(store: FlowStore, token: string, maxAuthAgeMs: number): Promise<boolean> {
-  const key = `token:${createHash('sha256').update(token).digest('base64url')}`;
-  // Kept as long as a token could still pass the age check, and a little more for clock skew.
-  return store.create(key, '1', maxAuthAgeMs + 60_000);
+export function useTokenOnce(
+  store: FlowStore,
+  secrets: StoreSecrets,
+  token: string,
+  maxAuthAgeMs: number,
+): Promise<boolean> {
+  return store.create(secrets.tokenKey(token), '1', maxAuthAgeMs + MAX_CLOCK_SKEW_MS);
+}
+
+/** Whether a token authenticated at `authAt` (the service's time stamp) may sign in at `now` (ours). */
+export function tokenAge(authAt: number, now: number, maxAuthAgeMs: number): 'fresh' | 'old' | 'future' {
+  if (authAt - now > MAX_CLOCK_SKEW_MS) return 'future';
+  return now - authAt > maxAuthAgeMs ? 'old' : 'fresh';
 }
 
 /**

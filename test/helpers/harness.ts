@@ -16,6 +16,8 @@ export type SessionKind = 'cookie' | 'express';
 
 export interface HarnessOptions {
   session?: SessionKind;
+  /** With `session: 'express'`: its store (a connect-redis `RedisStore`, say). Default its MemoryStore. */
+  sessionStore?: expressSession.Store;
   expressVersion?: 4 | 5;
   strategy?: Partial<MagicLinkStrategyOptions>;
   verify?: VerifyFunction;
@@ -83,7 +85,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app.use(cookieSession({ name: 'sess', keys: ['harness-cookie-key'] }));
     app.use(sessionCompat());
   } else {
-    app.use(expressSession({ secret: 'harness-session-secret', resave: false, saveUninitialized: false }));
+    app.use(
+      expressSession({
+        secret: 'harness-session-secret',
+        resave: false,
+        saveUninitialized: false,
+        ...(options.sessionStore ? { store: options.sessionStore } : {}),
+      }),
+    );
   }
   app.use(passport.session());
 

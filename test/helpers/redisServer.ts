@@ -13,6 +13,7 @@ export function hasRedisServer(): boolean {
 
 export interface RedisServer {
   url: string;
+  port: number;
   stop(): Promise<void>;
 }
 
@@ -26,13 +27,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a throwaway redis-server on a loopback port: no persistence, stopped by its pid. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts a throwaway redis-server on a loopback port: no persistence, stopped by its pid.
+ * `port` restarts one on the port of a stopped one; `extra` adds arguments (cluster mode).
+ */
+export async function startRedisServer(options: { port?: number; extra?: string[] } = {}): Promise<RedisServer> {
   for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const child = spawn(
       REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(options.extra ?? [])],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -41,6 +45,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       await waitUntilReady(child);
       return {
         url: `redis://127.0.0.1:${port}`,
+        port,
         async stop() {
           if (child.exitCode !== null) return;
           child.kill('SIGTERM');
@@ -50,7 +55,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     } catch (err) {
       child.kill('SIGKILL');
       // Someone took the port between the probe and the start: try another one.
-      if (attempt < 3) continue;
+      if (attempt < 3 && options.port === undefined) continue;
       throw err;
     }
   }

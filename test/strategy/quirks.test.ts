@@ -55,8 +55,19 @@ describe('the login suite under each quirk', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('requestIdMismatch: the flow binds, logins work, one warning names the broken assumption', async () => {
+  it('requestIdMismatch: a code naming no send of the flow is refused, same browser and handoff', async () => {
     const h = await app({ requestIdMismatch: true });
+    const same = await send(h, 'rid-refused-same@example.com');
+    expect((await same.laptop.get(same.callback)).status).toBe(403);
+    expect((await same.laptop.get('/me')).status).toBe(401);
+    const cross = await send(h, 'rid-refused-cross@example.com');
+    const approval = await h.browser().post(cross.callback).type('form').send({ match: cross.match });
+    expect(approval.status).toBe(401);
+    expect((await cross.laptop.get('/auth/status')).body.status).toBe('pending');
+  });
+
+  it('requestIdMismatch with requestIdsDiffer: the flow binds, logins work, one warning names the broken assumption', async () => {
+    const h = await app({ requestIdMismatch: true }, { strategy: { requestIdsDiffer: true } });
     const same = await send(h, 'rid-same@example.com');
     expect((await same.laptop.get(same.callback)).status).toBe(302);
     const cross = await send(h, 'rid-cross@example.com');
