@@ -23,3 +23,5 @@ export * from './strategy/index.js';
 export * from './guards/index.js';
 export * from './limits/index.js';
 export type { CountryCode } from './contact/phone.js';
+export { otplessFastify } from './web/fastify.js';
+export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './web/fastify.js';

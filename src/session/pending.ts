@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
+import { removeSessionValue, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 
 /**
@@ -81,7 +82,7 @@ export function rememberPending(
     d: send.destinations.map(hashDestination),
     exp: send.expiresAt,
   };
-  session[PENDING_KEY] = [...livePending(session, now), entry].slice(-MAX_PENDING);
+  setSessionValue(session, PENDING_KEY, [...livePending(session, now), entry].slice(-MAX_PENDING));
 }
 
 /** Takes the live send with this flow id out of the session; the others stay. */
@@ -111,7 +112,7 @@ export function otherPendingHas(session: SessionLike | null | undefined, request
 
 /** Drops every pending send (a finished login needs none of them). */
 export function clearPending(session: SessionLike | null | undefined): void {
-  if (session) delete session[PENDING_KEY];
+  if (session) removeSessionValue(session, PENDING_KEY);
 }
 
 function takeWhere(
@@ -124,7 +125,7 @@ function takeWhere(
   const found = live.find(match);
   if (!found) return undefined;
   const rest = live.filter((p) => p !== found);
-  if (rest.length > 0) session[PENDING_KEY] = rest;
-  else delete session[PENDING_KEY];
+  if (rest.length > 0) setSessionValue(session, PENDING_KEY, rest);
+  else removeSessionValue(session, PENDING_KEY);
   return found;
 }

@@ -11,7 +11,9 @@ const MAX_FORM_BYTES = 2048;
 export async function readSmallForm(req: HttpRequest): Promise<Record<string, unknown>> {
   if (req.body && typeof req.body === 'object') return req.body as Record<string, unknown>;
   const type = String(req.headers['content-type'] ?? '');
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type) || req.readableEnded) return {};
+  // A Fastify request is no stream (Fastify read the body, and parsed it when a parser was registered).
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type) || req.readableEnded || !(Symbol.asyncIterator in req))
+    return {};
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

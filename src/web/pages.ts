@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { writeAnswer } from './host.js';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -33,20 +34,23 @@ export function sendPage(res: ServerResponse, page: Page): void {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title><style>${style}</style>
 </head><body><main><h1>${escapeHtml(page.title)}</h1>${page.bodyHtml}</main></body></html>`;
-  res.statusCode = page.status;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  );
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Robots-Tag', 'noindex');
-  // Its forms post back to a URL that holds a code: this site may see the Referer, no other may,
-  // and browsers then name this site in `Origin` (with no-referrer they send `Origin: null`).
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.end(html);
+  writeAnswer(res, page.status, PAGE_HEADERS, html);
 }
+
+/**
+ * What every page is answered with. Its forms post back to a URL that holds a code: this site
+ * may see the Referer, no other may, and browsers then name this site in `Origin` (with
+ * no-referrer they send `Origin: null`).
+ */
+const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Robots-Tag': 'noindex',
+  'Referrer-Policy': 'same-origin',
+});
 
 /**
  * The page `confirm: true` shows on GET: mail scanners that open links do not press buttons,
