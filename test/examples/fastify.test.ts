@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fastifyExpress from '@fastify/express';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyPassport from '@fastify/passport';
+import fastifyPassport, { Authenticator } from '@fastify/passport';
 import fastifySecureSession from '@fastify/secure-session';
 import cookieSession from 'cookie-session';
 import express from 'express';
@@ -156,6 +156,50 @@ describe('Fastify 5 with @fastify/passport 4 and @fastify/secure-session 8, nati
       message: expect.stringContaining('otplessFastify({ secret'),
     });
     expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: null });
+  });
+});
+
+describe('@fastify/passport keeping the session on login (clearSessionOnLogin: false)', () => {
+  /** An app that remembers where the visitor wanted to go, as apps do, from a query parameter. */
+  async function keepingSession(app: FastifyInstance, strategy: MagicLinkStrategy): Promise<void> {
+    const passport = new Authenticator({ clearSessionOnLogin: false });
+    await app.register(fastifySecureSession, { key: Buffer.alloc(32, 9), cookie: { path: '/' } });
+    await app.register(otplessFastify({ secret: 'fastify-signals-secret-0123456789' }));
+    await app.register(passport.initialize());
+    await app.register(passport.secureSession());
+    passport.use('magic-link', strategy);
+    passport.registerUserSerializer(async (user) => user);
+    passport.registerUserDeserializer(async (user) => user);
+    app.get('/wants', async (request) => {
+      request.session.set('returnTo' as never, (request.query as { next: string }).next as never);
+      return { ok: true };
+    });
+    app.post('/auth/magic-link', strategy.send());
+    app.get(
+      '/auth/callback',
+      { preValidation: passport.authenticate('magic-link', { successReturnToOrRedirect: '/me' }) },
+      async () => ({}),
+    );
+    app.get('/me', async (request) => ({ user: request.user ?? null }));
+  }
+
+  it('an unsafe returnTo kept in the session is taken out at login (no open redirect)', async () => {
+    const browser = await startFastify(keepingSession);
+    await browser.get('/wants?next=//evil.example/phish', JSON_ACCEPT);
+    await browser.postJson('/auth/magic-link', { email: 'keep@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'keep@example.com'));
+    expect(callback.status).toBe(302);
+    expect(callback.location).toBe(`${new URL(callback.location!).origin}/me`);
+    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: { id: 'keep@example.com' } });
+  });
+
+  it('a path on this site is kept and followed', async () => {
+    const browser = await startFastify(keepingSession);
+    await browser.get('/wants?next=/orders/7', JSON_ACCEPT);
+    await browser.postJson('/auth/magic-link', { email: 'keep2@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'keep2@example.com'));
+    expect(callback.status).toBe(302);
+    expect(new URL(callback.location!).pathname).toBe('/orders/7');
   });
 });
 
