@@ -43,6 +43,8 @@ export interface HostDefinition {
   label: string;
   /** The session library it runs with. */
   session: string;
+  /** What this host does differently, for the docs' table (empty when nothing). */
+  note: string;
   start(emulator: Emulator, options: ScenarioOptions): Promise<RunningHost>;
 }
 
@@ -84,6 +86,7 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
     id: `express${version}`,
     label: `Express ${version}`,
     session: sessionKind,
+    note: '',
     async start(emulator, options) {
       const { server, url } = await listen();
       const strategy = newStrategy(emulator, url, options);
@@ -121,6 +124,10 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
     id: sessionKind === '@fastify/session' ? 'fastify-session' : 'fastify-secure-session',
     label: 'Fastify 5 (@fastify/passport)',
     session: sessionKind,
+    note:
+      sessionKind === '@fastify/session'
+        ? 'register `otplessFastify()`'
+        : 'register `otplessFastify({ secret })`: the secret seals the risk signals in the cookie',
     async start(emulator, options) {
       const { server, url } = await listen();
       const strategy = newStrategy(emulator, url, options);
@@ -175,6 +182,7 @@ const connectHost: HostDefinition = {
   id: 'connect',
   label: 'Connect 3',
   session: 'cookie-session',
+  note: 'no `successRedirect`/`failureRedirect` (Connect has no `res.redirect`): a custom callback; refused with `REDIRECT_NEEDS_EXPRESS` otherwise',
   async start(emulator, options) {
     const { server, url } = await listen();
     const strategy = newStrategy(emulator, url, options);
