@@ -58,6 +58,15 @@ interface VerifiedLogin {
   signalsAt?: number | undefined;
 }
 
+/**
+ * True when @fastify/passport runs the strategy (it decorates the request with its
+ * authenticator); NestJS on Fastify runs Passport itself, which must get no action after a page.
+ */
+function isFastifyPassport(req: HttpRequest): boolean {
+  const authenticator = (req as { passport?: { sessionManager?: unknown } }).passport;
+  return typeof authenticator === 'object' && authenticator !== null && authenticator.sessionManager !== undefined;
+}
+
 /** Passport's options that make it call `res.redirect`. */
 function asksPassportRedirect(options: unknown): boolean {
   if (!options || typeof options !== 'object') return false;
@@ -310,11 +319,12 @@ export class MagicLinkStrategy extends PassportStrategyBase {
 
   /**
    * A page was answered instead of a Passport action. @fastify/passport waits for an action:
-   * `pass` ends its hook (Fastify skips the handler of an answered request). Passport on
-   * Express or Connect must get none, or the next handler would answer again.
+   * `pass` ends its hook (Fastify skips the handler of an answered request). Passport itself
+   * (Express, Connect, NestJS on either platform) must get none, or the next handler would
+   * answer again.
    */
   private answeredByPage(req: HttpRequest, res: ServerResponse): void {
-    if (isFastifyRequest(req) && replyOf(res)?.sent) this.pass();
+    if (isFastifyRequest(req) && replyOf(res)?.sent && isFastifyPassport(req)) this.pass();
   }
 
   /**

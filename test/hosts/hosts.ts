@@ -19,6 +19,7 @@ import { Passport } from 'passport';
 import { MagicLinkStrategy, otplessFastify, requireLowRisk, sessionCompat } from '../../src/index.js';
 import type { MagicLinkStrategyOptions } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import type { Browser } from '../examples/helpers/browser.js';
 
 /**
  * Every host the package runs in, each set up as its guide (docs/frameworks.md) says, with the
@@ -45,6 +46,12 @@ export interface HostDefinition {
   session: string;
   /** What this host does differently, for the docs' table (empty when nothing). */
   note: string;
+  /** The status of the callback's redirect after a login (Passport's 302 unless the app says otherwise). */
+  successStatus?: number;
+  /** Where the app logs out (POST). */
+  logoutPath?: string;
+  /** `{ user }` as GET /me shows it, when the app's /me answers otherwise. */
+  me?(browser: Browser): Promise<unknown>;
   start(emulator: Emulator, options: ScenarioOptions): Promise<RunningHost>;
 }
 
@@ -253,6 +260,79 @@ const connectHost: HostDefinition = {
   },
 };
 
+/**
+ * examples/nestjs as it is, on either platform, with the same guard classes. It imports
+ * 'passport-otpless' (dist/), so the suite builds the package first.
+ */
+interface NestApp {
+  init(): Promise<unknown>;
+  close(): Promise<void>;
+  getHttpAdapter(): {
+    getInstance(): ((req: IncomingMessage, res: ServerResponse) => void) & { ready?(): Promise<unknown> };
+  };
+}
+
+/** examples/nestjs/app.ts, as the suite uses it. */
+interface NestExample {
+  createApp(config: object, logger: false): Promise<NestApp>;
+  createFastifyApp(config: object, logger: false, serverFactory: (handler: never) => Server): Promise<NestApp>;
+}
+
+// Nest's legacy decorators are type-checked with the example's own tsconfig (as for
+// test/examples/nestjs.test.ts): loaded here by a path the main tsconfig does not follow.
+const NEST_EXAMPLE = '../../examples/nestjs/app.js';
+
+function nestHost(platform: 'express' | 'fastify'): HostDefinition {
+  return {
+    id: `nest-${platform}`,
+    label: platform === 'express' ? 'NestJS 12 on Express' : 'NestJS 12 on Fastify',
+    session: platform === 'express' ? 'cookie-session' : '@fastify/session',
+    note:
+      platform === 'express'
+        ? 'examples/nestjs: `AuthGuard` extended to log in, `requireLowRisk()` in a `CanActivate` guard'
+        : 'the same classes; Passport itself (not @fastify/passport) with @fastify/session, `otplessFastify()`, `passport.session()` in a preHandler hook',
+    successStatus: 303,
+    logoutPath: '/auth/logout',
+    async me(browser) {
+      const page = await browser.get('/me', { accept: 'application/json' });
+      return page.status === 401 ? { user: null } : { user: { id: page.json<{ id: string }>().id } };
+    },
+    async start(emulator, options) {
+      const { server, url } = await listen();
+      const config = {
+        otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+        callbackUrl: `${url}/auth/callback`,
+        sessionKeys: ['hosts-nest-session-secret-0123456789'],
+        strategy: options,
+      };
+      const example = (await import(/* @vite-ignore */ NEST_EXAMPLE)) as NestExample;
+      if (platform === 'express') {
+        const app = await example.createApp(config, false);
+        await app.init();
+        server.on('request', app.getHttpAdapter().getInstance());
+        return {
+          url,
+          close: async () => {
+            server.closeAllConnections();
+            await new Promise<void>((resolve) => server.close(() => resolve()));
+            await app.close();
+          },
+        };
+      }
+      const app = await example.createFastifyApp(config, false, (handler) => server.on('request', handler));
+      await app.init();
+      await app.getHttpAdapter().getInstance().ready?.();
+      return {
+        url,
+        close: async () => {
+          server.closeAllConnections();
+          await app.close();
+        },
+      };
+    },
+  };
+}
+
 /** Every host of the suite, in the order of the docs' table. */
 export const HOSTS: readonly HostDefinition[] = [
   expressHost(5, 'express-session'),
@@ -260,4 +340,6 @@ export const HOSTS: readonly HostDefinition[] = [
   connectHost,
   fastifyHost('@fastify/session'),
   fastifyHost('@fastify/secure-session'),
+  nestHost('express'),
+  nestHost('fastify'),
 ];
