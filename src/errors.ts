@@ -50,7 +50,9 @@ export type SetupFailureReason =
   | 'MISSING_RESPONSE'
   | 'NO_LOGIN_RECORD'
   // A cookie session has risk signals to keep and no secret to encrypt them with.
-  | 'MISSING_SESSION_SECRET';
+  | 'MISSING_SESSION_SECRET'
+  // Passport's redirect options on a host without res.redirect (Connect).
+  | 'REDIRECT_NEEDS_EXPRESS';
 
 /**
  * Marks errors of this package. `Symbol.for` so that two copies of the package loaded in one
@@ -263,11 +265,30 @@ export class OtplessSetupError extends OtplessError {
     );
   }
 
-  /** A page the strategy answers itself needs `req.res`, which Express sets and Connect does not. */
+  /** A page the strategy answers itself needs the response, which Express links and Connect does not. */
   static missingResponse(what: string): OtplessSetupError {
     return new OtplessSetupError(
       'MISSING_RESPONSE',
-      `${what} needs the response object on req.res: Express sets it; on Connect, add req.res = res before the callback.`,
+      `${what} needs the response object: Express links it (req.res); on Connect, add app.use(sessionCompat()) ` +
+        'after the session middleware; on Fastify, register otplessFastify().',
+    );
+  }
+
+  /** On Fastify, the strategy reaches the reply only through the `otplessFastify()` plugin. */
+  static missingFastifyPlugin(): OtplessSetupError {
+    return new OtplessSetupError(
+      'MISSING_RESPONSE',
+      'On Fastify the magic-link callback needs its reply: register the plugin once, before the routes: ' +
+        'await app.register(otplessFastify()).',
+    );
+  }
+
+  /** Passport's successRedirect/failureRedirect call `res.redirect`, which Connect does not have. */
+  static redirectWithoutExpress(): OtplessSetupError {
+    return new OtplessSetupError(
+      'REDIRECT_NEEDS_EXPRESS',
+      "Passport answers successRedirect and failureRedirect with res.redirect, which Connect has not: on Connect call passport.authenticate('magic-link', " +
+        '(err, user, info, status) => ...) with a callback that calls req.logIn(user, ...) and redirects itself (see docs/frameworks.md).',
     );
   }
 

@@ -112,3 +112,5 @@ export type {
   Messages,
 } from './web/view.js';
 export type { CountryCode } from './contact/phone.js';
+export { otplessFastify } from './web/fastify.js';
+export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './web/fastify.js';

@@ -10,7 +10,8 @@ import type { MagicLinkStrategyOptions } from 'passport-otpless';
 // A bare Connect app: no res.redirect, no res.json, no req.query, no req.res, no method routing.
 // The package's middleware (send, status, guards, sessionCompat) use only Node's own req/res;
 // Passport's successRedirect/failureRedirect call Express's res.redirect, so the callback uses
-// a custom callback and redirects by hand, and one line puts the response on req.res.
+// a custom callback and redirects by hand (the strategy refuses the redirect options on Connect
+// with a setup error saying so). sessionCompat() lets the strategy's pages find the response.
 
 export interface ConnectAppOptions {
   otpless: Pick<MagicLinkStrategyOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
@@ -78,12 +79,6 @@ export function createApp(options: ConnectAppOptions): { app: Server; close(): P
   };
 
   const app = connect();
-  // Express sets req.res and Connect does not: the strategy sets the callback's no-store headers
-  // and answers its own pages (the phone's approval page, `confirm: true`) through it.
-  app.use((req: IncomingMessage & { res?: ServerResponse }, res: ServerResponse, next: NextFunction) => {
-    req.res = res;
-    next();
-  });
   // cookie-session and Passport are typed with Express's request and response; they run on Node's.
   app.use(
     cookieSession({

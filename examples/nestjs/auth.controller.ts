@@ -1,9 +1,10 @@
 import { Controller, Get, HttpCode, Inject, Post, Redirect, Req, Res, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { SendMiddleware } from 'passport-otpless';
 import { MagicLinkAuthGuard } from './magic-link.guard.js';
 import { MagicLinkAuthStrategy } from './magic-link.strategy.js';
 import { runMiddleware } from './middleware.js';
+import type { HostResponse } from './middleware.js';
 
 @Controller('auth')
 export class AuthController {
@@ -17,8 +18,8 @@ export class AuthController {
 
   /** `{ email }` or `{ mobile }` (JSON or a form; Nest parses both): sends the link. */
   @Post('magic-link')
-  send(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return runMiddleware(this.sendLink, req, res);
+  async send(@Req() req: Request, @Res() res: HostResponse): Promise<void> {
+    await runMiddleware(this.sendLink, req, res);
   }
 
   /** The link lands here. Signed in: on to /me. Refused: the strategy's status and code. */
@@ -35,8 +36,8 @@ export class AuthController {
 
   /** Where the waiting page's cross-device flow stands. */
   @Get('status')
-  status(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return runMiddleware(this.flowStatus, req, res);
+  async status(@Req() req: Request, @Res() res: HostResponse): Promise<void> {
+    await runMiddleware(this.flowStatus, req, res);
   }
 
   @Post('logout')

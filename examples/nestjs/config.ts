@@ -8,6 +8,8 @@ export interface NestExampleConfig {
   callbackUrl: string;
   /** cookie-session's signing keys (newest first). */
   sessionKeys: string[];
+  /** More strategy options (`confirm`, `crossDevice` ...), beside the client and the callback URL. */
+  strategy?: Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>>;
   /** Who may sign in; a `MemoryUserDirectory` unless given. */
   users?: UserDirectory;
 }

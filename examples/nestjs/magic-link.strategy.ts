@@ -21,7 +21,7 @@ export class MagicLinkAuthStrategy
     @Inject(CONFIG) config: NestExampleConfig,
     @Inject(USERS) private readonly users: UserDirectory,
   ) {
-    super({ ...config.otpless, callbackUrl: config.callbackUrl, enrich: ['secureInfo'] });
+    super({ ...config.otpless, callbackUrl: config.callbackUrl, enrich: ['secureInfo'], ...config.strategy });
   }
 
   /** A user logs in; `null` refuses the login (401); a throw is an error (Nest's exception filters). */

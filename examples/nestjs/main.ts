@@ -1,12 +1,13 @@
-// npx tsx --tsconfig examples/nestjs/tsconfig.json examples/nestjs/main.ts
+// npx tsx --tsconfig examples/nestjs/tsconfig.json examples/nestjs/main.ts   (PLATFORM=fastify for Fastify)
 import { randomBytes } from 'node:crypto';
 import { EMULATOR_DEFAULT_CLIENT, startEmulator } from 'passport-otpless/emulator';
-import { createApp } from './app.js';
+import { createApp, createFastifyApp } from './app.js';
 
 const port = Number(process.env.PORT ?? 3000);
 // Without OTPless credentials the local emulator stands in for the service.
 const emulator = process.env.OTPLESS_CLIENT_ID ? undefined : await startEmulator({ quiet: true });
-const app = await createApp({
+const create = process.env.PLATFORM === 'fastify' ? createFastifyApp : createApp;
+const app = await create({
   otpless: emulator
     ? { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }
     : { clientId: process.env.OTPLESS_CLIENT_ID, clientSecret: requiredEnv('OTPLESS_CLIENT_SECRET') },

@@ -1,7 +1,6 @@
 import { Catch, Logger } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import type { Response } from 'express';
 import { isOtplessError } from 'passport-otpless';
 
 /**
@@ -15,15 +14,18 @@ export class OtplessErrorFilter extends BaseExceptionFilter {
   private readonly logger = new Logger('passport-otpless');
 
   override catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    if (isOtplessError(exception, 'REQUEST_FAILED') && !res.headersSent) {
+    // Through Nest's adapter: the same filter answers on Express and on Fastify.
+    const adapter = this.applicationRef;
+    const res: unknown = host.switchToHttp().getResponse();
+    if (!adapter || adapter.isHeadersSent(res)) return super.catch(exception, host);
+    if (isOtplessError(exception, 'REQUEST_FAILED')) {
       if (exception.status >= 500) this.logger.warn(`${exception.message} (${exception.reason})`);
-      res.status(exception.status).json(exception.toJSON());
+      adapter.reply(res, exception.toJSON(), exception.status);
       return;
     }
-    if (isOtplessError(exception, 'SETUP_ERROR') && !res.headersSent) {
+    if (isOtplessError(exception, 'SETUP_ERROR')) {
       this.logger.error(exception.message);
-      res.status(500).json({ error: { code: exception.reason, message: 'The server is not set up right.' } });
+      adapter.reply(res, { error: { code: exception.reason, message: 'The server is not set up right.' } }, 500);
       return;
     }
     super.catch(exception, host);

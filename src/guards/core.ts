@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { sessionOf } from '../session/session.js';
+import { nodeArgs } from '../web/host.js';
+import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { readLoginRecord } from '../session/loginRecord.js';
 import type { LoginRecord } from '../session/loginRecord.js';
@@ -14,8 +16,8 @@ export interface GuardOptions {
   loginUrl?: string;
 }
 
-/** Express/Connect middleware, as every guard factory returns it. */
-export type GuardMiddleware = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
+/** Express/Connect middleware and Fastify preHandler, as every guard factory returns it. */
+export type GuardMiddleware = HostHandler<HttpRequest>;
 
 /** A guard's own decision, given a logged-in request and its login record. */
 export type GuardDecision = (
@@ -57,7 +59,8 @@ export function checkGuardOptions(
  * missing, and only then does the guard's own decision run. Every async path ends in `next`.
  */
 export function createGuard(guard: string, options: GuardOptions, decide: GuardDecision): GuardMiddleware {
-  return function otplessGuard(req, res, next) {
+  return function otplessGuard(...given: HostArgs<HttpRequest>) {
+    const [req, res, next] = nodeArgs(...given);
     const passportReq = req as unknown as PassportRequest;
     const loggedIn =
       typeof passportReq.isAuthenticated === 'function' ? passportReq.isAuthenticated() : Boolean(passportReq.user);

@@ -5,7 +5,7 @@ import type { CompactSignals, RiskAction, RiskVerdict } from '../risk/index.js';
 import type { SecureInfo } from '../wire/types.js';
 import type { HttpRequest } from '../web/request.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { sessionOf } from './session.js';
+import { removeSessionValue, sessionOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { openValue, sealValue, UNREADABLE } from './sealedSignals.js';
 
@@ -111,9 +111,11 @@ export function readLoginRecord(req: { session?: unknown }): LoginRecord | undef
  * signals), sealing the signals when the session is a cookie.
  */
 export function writeLoginRisk(req: HttpRequest, risk: LoginRiskRecord): void {
-  const record = sessionOf(req)?.[LOGIN_RECORD_KEY] as StoredLoginRecord | undefined;
-  if (!record || typeof record !== 'object') return;
-  record.risk = storedRisk(req, record.id, risk);
+  const session = sessionOf(req);
+  const record = session?.[LOGIN_RECORD_KEY] as StoredLoginRecord | undefined;
+  if (!session || !record || typeof record !== 'object') return;
+  // A whole new record: a change inside the stored one is lost with @fastify/secure-session.
+  setSessionValue(session, LOGIN_RECORD_KEY, { ...record, risk: storedRisk(req, record.id, risk) });
 }
 
 /**
@@ -122,12 +124,13 @@ export function writeLoginRisk(req: HttpRequest, risk: LoginRiskRecord): void {
  */
 function userBinding(session: SessionLike, remember = true): string | undefined {
   const passport = session.passport as { user?: unknown } | undefined;
-  const user = passport && typeof passport === 'object' ? passport.user : undefined;
-  if (user === undefined) return undefined;
+  // Passport keeps `{ user }` under `passport`; @fastify/passport keeps the serialized user itself.
+  const user = passport && typeof passport === 'object' && Object.hasOwn(passport, 'user') ? passport.user : passport;
+  if (user === undefined || user === null) return undefined;
   if (!remember) return hashUser(JSON.stringify(user) ?? '');
   // Serializing on every guarded request would cost more than the decision: an object user
   // seen before is compared member by member with what it held then (see `sameMembers`).
-  const seen = typeof user === 'object' && user !== null ? SEEN_USERS.get(user) : undefined;
+  const seen = typeof user === 'object' ? SEEN_USERS.get(user) : undefined;
   if (seen !== undefined && sameMembers(user as object, seen)) return seen.binding;
   const text = JSON.stringify(user) ?? '';
   // Hashing on every guarded request would cost more than the decision: keep recent ones.
@@ -236,6 +239,10 @@ export function buildLoginRecord(
   return record;
 }
 
+function isPromise(value: unknown): value is Promise<unknown> {
+  return !!value && typeof (value as Promise<unknown>).then === 'function';
+}
+
 type LogIn = (user: unknown, options: unknown, done?: (err?: unknown) => void) => unknown;
 
 /**
@@ -259,19 +266,24 @@ export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void 
   const stored: StoredLoginRecord = { ...record };
   if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
 
+  const write = (opts: { session?: boolean }): void => {
+    const session = sessionOf(req);
+    if (opts.session === false || !session) return;
+    const binding = userBinding(session, false);
+    if (binding !== undefined) setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: binding });
+    if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
+    else removeSessionValue(session, 'returnTo');
+  };
   const wrapped: LogIn = function (this: unknown, user, options, done) {
     const callback = typeof options === 'function' ? (options as (err?: unknown) => void) : done;
     const opts = typeof options === 'function' || !options ? {} : (options as { session?: boolean });
-    return original.call(this, user, opts, (err?: unknown) => {
-      const session = sessionOf(req);
-      if (!err && opts.session !== false && session) {
-        const binding = userBinding(session, false);
-        if (binding !== undefined) session[LOGIN_RECORD_KEY] = { ...stored, u: binding };
-        if (isSafeLocalPath(returnTo)) session.returnTo = returnTo;
-        else delete session.returnTo;
-      }
+    const result = original.call(this, user, opts, (err?: unknown) => {
+      if (!err) write(opts);
       callback?.(err);
     });
+    // @fastify/passport's logIn takes no callback and returns a promise: written once it resolves.
+    if (isPromise(result)) return result.then(() => write(opts));
+    return result;
   };
   target.logIn = wrapped;
   target.login = wrapped;

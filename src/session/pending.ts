@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
+import { removeSessionValue, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 
 /**
@@ -90,7 +91,7 @@ export function rememberPending(
     destinationHashes: send.destinations.map(hashDestination),
     expiresAt: send.expiresAt,
   };
-  session[PENDING_KEY] = [...livePending(session, now), entry].slice(-MAX_PENDING);
+  setSessionValue(session, PENDING_KEY, [...livePending(session, now), entry].slice(-MAX_PENDING));
 }
 
 /** Takes the live send with this flow id out of the session; the others stay. */
@@ -128,7 +129,7 @@ function takeWhere(
   const found = live.find(match);
   if (!found) return undefined;
   const rest = live.filter((p) => p !== found);
-  if (rest.length > 0) session[PENDING_KEY] = rest;
-  else delete session[PENDING_KEY];
+  if (rest.length > 0) setSessionValue(session, PENDING_KEY, rest);
+  else removeSessionValue(session, PENDING_KEY);
   return found;
 }

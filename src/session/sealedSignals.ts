@@ -53,6 +53,7 @@ export function missingSecretError(): OtplessSetupError {
   return new OtplessSetupError(
     'MISSING_SESSION_SECRET',
     'passport-otpless keeps the risk signals of a login encrypted in a cookie session, and found no secret: ' +
+      'on Fastify, register otplessFastify({ secret: process.env.SIGNALS_SECRET }); otherwise ' +
       'use cookieSession({ keys: [...] }) (not signed: false) followed by app.use(sessionCompat()), or pass ' +
       'sessionCompat({ secret: process.env.SESSION_SECRET }), or use a server-side session (express-session).',
   );

@@ -12,3 +12,24 @@ export function sessionOf(req: { session?: unknown }): SessionLike | undefined {
   const session = req.session;
   return session && typeof session === 'object' ? (session as SessionLike) : undefined;
 }
+
+/**
+ * Writes one value of the session as a whole object, never by changing a stored object in
+ * place: @fastify/secure-session notices only its own `set` (its session is a Proxy whose
+ * property writes call it), and @fastify/session, express-session and cookie-session compare
+ * what they load with what they save.
+ */
+export function setSessionValue(session: SessionLike, key: string, value: unknown): void {
+  session[key] = value;
+}
+
+/**
+ * Takes a value out of the session. @fastify/secure-session's Proxy has no `delete` trap, so
+ * the value is first overwritten with `undefined` (dropped when the session is serialized),
+ * then deleted where a plain object holds it.
+ */
+export function removeSessionValue(session: SessionLike, key: string): void {
+  if (session[key] === undefined) return;
+  session[key] = undefined;
+  delete session[key];
+}

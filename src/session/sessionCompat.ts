@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import { setSealSecrets } from './sealedSignals.js';
+import { linkResponse } from '../web/host.js';
 
 /** Options of `sessionCompat()`. */
 export interface SessionCompatOptions {
@@ -50,6 +51,8 @@ export function sessionCompat(
     if (found.length > 0) setSealSecrets(req, found);
     const session = sessionOf(req);
     if (session) patch(req, res, session);
+    // Connect sets no req.res: the strategy's pages find the response through this link.
+    linkResponse(req, res);
     next();
   };
 }

@@ -24,7 +24,9 @@ import { isSameOriginPost } from '../web/origin.js';
 import { translatorFor } from '../web/messages/index.js';
 import { confirmView, showPage } from '../web/pages.js';
 import { sendJson } from '../web/request.js';
-import type { HttpRequest, NextFunction } from '../web/request.js';
+import { answered, isFastifyRequest, nodeArgs, replyOf, responseOf, setHeader } from '../web/host.js';
+import type { HostArgs, HostHandler } from '../web/host.js';
+import type { HttpRequest } from '../web/request.js';
 import type { CodeVerificationResult } from '../wire/types.js';
 import { readCallbackInput } from './callbackInput.js';
 import { enrichLogin } from './enrich.js';
@@ -58,6 +60,26 @@ interface VerifiedLogin {
 
 /** Strategies (by their settings) whose first request has been looked at for shared sessions. */
 const stateChecked = new WeakSet<ResolvedStrategyOptions>();
+
+/**
+ * True when @fastify/passport runs the strategy (it decorates the request with its
+ * authenticator); NestJS on Fastify runs Passport itself, which must get no action after a page.
+ */
+function isFastifyPassport(req: HttpRequest): boolean {
+  const authenticator = (req as { passport?: { sessionManager?: unknown } }).passport;
+  return typeof authenticator === 'object' && authenticator !== null && authenticator.sessionManager !== undefined;
+}
+
+/** Passport's options that make it call `res.redirect`. */
+function asksPassportRedirect(options: unknown): boolean {
+  if (!options || typeof options !== 'object') return false;
+  const o = options as Record<string, unknown>;
+  return Boolean(o.successRedirect || o.failureRedirect || o.successReturnToOrRedirect);
+}
+
+function hasRedirect(res: ServerResponse | undefined): boolean {
+  return typeof (res as { redirect?: unknown } | undefined)?.redirect === 'function';
+}
 
 /** The body of `strategy.status()`. */
 export interface FlowStatusBody {
@@ -122,11 +144,12 @@ export class MagicLinkStrategy extends PassportStrategyBase {
    * app.post('/auth/magic-link', express.json(), strategy.send());
    */
   send(options: SendOptions = {}): SendMiddleware {
-    const send = createSendMiddleware(this.settings, options);
-    return (req, res, next) => {
-      this.warnIfStateInMemory(req);
-      send(req, res, next);
-    };
+    const send = createSendMiddleware(this.settings, options) as (...given: HostArgs<HttpRequest>) => void;
+    // Either host's arguments: the first is the request (a Fastify one has no sessionStore to look at).
+    return ((...given: HostArgs<HttpRequest>) => {
+      this.warnIfStateInMemory(given[0] as HttpRequest);
+      send(...given);
+    }) as SendMiddleware;
   }
 
   /**
@@ -155,10 +178,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
    * @example
    * app.get('/auth/status', strategy.status());
    */
-  status(): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
-    return (req, res, next) => {
+  status(): HostHandler<HttpRequest> {
+    return (...given: HostArgs<HttpRequest>) => {
+      const [req, res, next] = nodeArgs(...given);
       this.flowStatus(req).then((body) => {
-        res.setHeader('Cache-Control', 'no-store');
+        setHeader(res, 'Cache-Control', 'no-store');
         sendJson(res, 200, body);
       }, next);
     };
@@ -182,15 +206,24 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   }
 
   /** Called by Passport on the callback route; every path ends in one Passport action or a page. */
-  authenticate(req: HttpRequest, _options?: unknown): void {
+  authenticate(req: HttpRequest, options?: unknown): void {
     // Passport (and @fastify/passport) run each attempt on a copy of the strategy: this is per request.
     this.request = req;
     this.warnIfStateInMemory(req);
-    const res = req.res;
-    if (res && !res.headersSent) {
+    const res = responseOf(req);
+    const fastify = isFastifyRequest(req);
+    // On Fastify the reply is reached only through otplessFastify(): without it the callback
+    // could neither keep its code out of caches nor answer the approval or confirm page.
+    if (!res && fastify) return this.error(OtplessSetupError.missingFastifyPlugin());
+    // Passport answers its redirect options with res.redirect, which only Express has: on
+    // Connect the login would happen and then crash. Refused before anything is spent.
+    if (!fastify && !hasRedirect(res) && asksPassportRedirect(options)) {
+      return this.error(OtplessSetupError.redirectWithoutExpress());
+    }
+    if (res && !answered(res)) {
       // The URL carries a one-time code: keep it out of caches and out of Referer headers.
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('Referrer-Policy', 'no-referrer');
+      setHeader(res, 'Cache-Control', 'no-store');
+      setHeader(res, 'Referrer-Policy', 'no-referrer');
     }
     // Passport ignores the return value, so a rejection must become `error` here.
     // Service failures become our 502/503/504; errors of the app's verify pass as they are.
@@ -313,8 +346,9 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   /** The phone's side of a handoff: the approval page and its answer (src/flow/approve.ts). */
   private async approveHere(req: HttpRequest, code: string, flowId: string): Promise<void> {
     const handoff = this.settings.handoff;
-    if (!req.res || !handoff) throw OtplessSetupError.missingResponse('the approval page');
-    await approveOnThisDevice(req, req.res, code, flowId, {
+    const res = responseOf(req);
+    if (!res || !handoff) throw OtplessSetupError.missingResponse('the approval page');
+    await approveOnThisDevice(req, res, code, flowId, {
       handoff,
       callbackUrl: this.settings.callbackUrl,
       verifyCode: (c) => this.verifyCode(c),
@@ -323,6 +357,17 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       spendToken: (token) => this.useTokenOnce(token),
       requestIdsDiffer: this.settings.requestIdsDiffer,
     });
+    this.answeredByPage(req, res);
+  }
+
+  /**
+   * A page was answered instead of a Passport action. @fastify/passport waits for an action:
+   * `pass` ends its hook (Fastify skips the handler of an answered request). Passport itself
+   * (Express, Connect, NestJS on either platform) must get none, or the next handler would
+   * answer again.
+   */
+  private answeredByPage(req: HttpRequest, res: ServerResponse): void {
+    if (isFastifyRequest(req) && replyOf(res)?.sent && isFastifyPassport(req)) this.pass();
   }
 
   /**
@@ -363,9 +408,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
   /** `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends the code. */
   private async showsConfirmPage(req: HttpRequest, code: string): Promise<boolean> {
     if (!this.settings.confirm || req.method === 'POST') return false;
-    if (!req.res) throw OtplessSetupError.missingResponse('confirm mode');
-    const page = { req, res: req.res, options: this.settings.pages };
+    const res = responseOf(req);
+    if (!res) throw OtplessSetupError.missingResponse('confirm mode');
+    const page = { req, res, options: this.settings.pages };
     await showPage(page, confirmView(page, code));
+    this.answeredByPage(req, res);
     return true;
   }
 

@@ -8,6 +8,8 @@ import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
 import { sessionOf } from '../session/session.js';
+import { answered, nodeArgs, setHeader } from '../web/host.js';
+import type { HostArgs, HostHandler } from '../web/host.js';
 import type { ResolvedStrategyOptions } from './options.js';
 import { rememberPending } from '../session/pending.js';
 import { mayBeCrossSite } from '../web/origin.js';
@@ -52,8 +54,11 @@ export interface SendOptions {
   onError?(err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void;
 }
 
-/** The middleware `send()` returns: fits Express and Connect. */
-export type SendMiddleware = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
+/**
+ * The middleware `send()` returns: Express and Connect middleware, and a Fastify route handler
+ * (`app.post('/auth/magic-link', strategy.send())`, with `otplessFastify()` registered).
+ */
+export type SendMiddleware = HostHandler<HttpRequest>;
 
 const OWNER = 'send()';
 
@@ -123,7 +128,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
       });
     }
     // On every answer to a refused send, whoever writes it: when a send is allowed again.
-    if (err.retryAfterSeconds !== undefined && !res.headersSent) res.setHeader('Retry-After', err.retryAfterSeconds);
+    if (err.retryAfterSeconds !== undefined && !answered(res)) setHeader(res, 'Retry-After', err.retryAfterSeconds);
     if (options.onError) return options.onError(err, req, res, next);
     if (wantsJson(req)) return sendJson(res, err.status, err);
     if (options.failureRedirect) {
@@ -135,7 +140,8 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     next(err);
   };
 
-  return function sendMagicLink(req, res, next) {
+  return function sendMagicLink(...given: HostArgs<HttpRequest>) {
+    const [req, res, next] = nodeArgs(...given);
     run(req, res)
       .catch((err: unknown) => {
         if (err instanceof OtplessRequestError) respondError(err, req, res, next);

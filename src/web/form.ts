@@ -13,7 +13,13 @@ export async function readSmallForm(req: HttpRequest): Promise<Record<string, un
   if (req.body && typeof req.body === 'object') return req.body as Record<string, unknown>;
   const type = String(req.headers['content-type'] ?? '');
   const isJson = /^application\/json\b/i.test(type);
-  if ((!isJson && !/^application\/x-www-form-urlencoded\b/i.test(type)) || req.readableEnded) return {};
+  // A Fastify request is no stream (Fastify read the body, and parsed it when a parser was registered).
+  if (
+    (!isJson && !/^application\/x-www-form-urlencoded\b/i.test(type)) ||
+    req.readableEnded ||
+    !(Symbol.asyncIterator in req)
+  )
+    return {};
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

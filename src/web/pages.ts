@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { writeAnswer } from './host.js';
 import { translatorFor } from './messages/index.js';
 import type { MessageKey, Translator } from './messages/index.js';
 import type { HttpRequest } from './request.js';
@@ -76,20 +77,12 @@ function headingHtml(title: string): string {
 export function sendPage(res: ServerResponse, page: Page): void {
   const html = page.html ?? documentHtml(page);
   const images = imageSource(page.theme?.logoUrl);
-  res.statusCode = page.status;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader(
-    'Content-Security-Policy',
+  const headers = {
+    ...PAGE_HEADERS,
     // No script ever; the app's own stylesheets, fonts and images (a page its render drew) and the theme's logo.
-    `default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self'${images && images !== "'self'" ? ` ${images}` : ''}; form-action 'self'; frame-ancestors 'none'`,
-  );
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Robots-Tag', 'noindex');
-  // Its forms post back to a URL that holds a code: this site may see the Referer, no other may,
-  // and browsers then name this site in `Origin` (with no-referrer they send `Origin: null`).
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.end(html);
+    'Content-Security-Policy': `default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self'${images && images !== "'self'" ? ` ${images}` : ''}; form-action 'self'; frame-ancestors 'none'`,
+  };
+  writeAnswer(res, page.status, headers, html);
 }
 
 /** The words and look of the pages for one request. */
@@ -109,6 +102,19 @@ export function translate(ctx: Pick<PageContext, 'req' | 'options'>): Translator
  * a form without an `action` does. The page itself never repeats the URL, so never the code.
  */
 const SELF = '';
+
+/**
+ * What every page is answered with (with its Content-Security-Policy, which names the theme's logo). Its forms post back to a URL that holds a code: this site
+ * may see the Referer, no other may, and browsers then name this site in `Origin` (with
+ * no-referrer they send `Origin: null`).
+ */
+const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'X-Robots-Tag': 'noindex',
+  'Referrer-Policy': 'same-origin',
+});
 
 /**
  * The page `confirm: true` shows on GET: mail scanners that open links do not press buttons,

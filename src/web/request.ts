@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { writeAnswer } from './host.js';
 
 /**
  * The parts of a request the strategy and the send middleware read. Express and Connect
@@ -29,19 +30,12 @@ export function wantsJson(req: IncomingMessage): boolean {
   return !/\btext\/html\b/i.test(accept);
 }
 
-/** Answers a JSON body with the given status. */
+/** Answers a JSON body with the given status (through the host: see src/web/host.ts). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  writeAnswer(res, status, { 'Content-Type': 'application/json; charset=utf-8' }, JSON.stringify(body));
 }
 
 /** Redirects with 303 (after a POST the browser follows with GET), without Express. */
 export function redirectSeeOther(res: ServerResponse, location: string): void {
-  res.statusCode = 303;
-  res.setHeader('Location', location);
-  res.setHeader('Content-Length', 0);
-  res.end();
+  writeAnswer(res, 303, { Location: location }, undefined);
 }

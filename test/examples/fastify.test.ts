@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fastifyExpress from '@fastify/express';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyPassport from '@fastify/passport';
+import fastifyPassport, { Authenticator } from '@fastify/passport';
 import fastifySecureSession from '@fastify/secure-session';
 import cookieSession from 'cookie-session';
 import express from 'express';
@@ -12,17 +12,17 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { Passport } from 'passport';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MagicLinkStrategy, requireLowRisk, sessionCompat } from '../../src/index.js';
+import { MagicLinkStrategy, otplessFastify, requireLowRisk, sessionCompat } from '../../src/index.js';
 import type { CrossDeviceMode } from '../../src/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { Browser } from './helpers/browser.js';
 import { linkTo, openLink } from './helpers/inbox.js';
 
-// What works with Fastify 5 today, tried for real: a login through the emulator over real
-// sockets, first with @fastify/passport 4 + @fastify/secure-session 8 (Fastify's own Passport),
-// then with the Express routes mounted in Fastify through @fastify/express. The README's
-// Fastify section states these results.
+// Fastify 5, tried for real: a login through the emulator over real sockets, natively with
+// @fastify/passport 4 + @fastify/secure-session 8 and otplessFastify() (what the native set-up
+// adds to the conformance suite in test/hosts), then with the Express routes mounted in Fastify
+// through @fastify/express.
 
 const CLIENT = { clientId: 'fastify-client', clientSecret: 'fastify-secret-value' };
 const JSON_ACCEPT = { accept: 'application/json' };
@@ -72,76 +72,134 @@ async function startFastify(
   return new Browser(url);
 }
 
-/** @fastify/passport 4 and @fastify/secure-session 8, wired as their READMEs say. */
-async function nativeFastifyPassport(app: FastifyInstance, strategy: MagicLinkStrategy): Promise<void> {
-  await app.register(fastifySecureSession, { key: Buffer.alloc(32, 7), cookie: { path: '/' } });
-  await app.register(fastifyFormbody);
-  await app.register(fastifyPassport.initialize());
-  await app.register(fastifyPassport.secureSession());
-  // No cast needed: MagicLinkStrategy fits @fastify/passport's strategy type.
-  fastifyPassport.use('magic-link', strategy);
-  fastifyPassport.registerUserSerializer(async (user) => user);
-  fastifyPassport.registerUserDeserializer(async (user) => user);
-
-  const send = strategy.send();
-  // send() is Node middleware: it answers on the raw response itself.
-  app.post('/auth/magic-link', (request, reply) => {
-    reply.hijack();
-    send(request as never, reply.raw, (err) => reply.raw.destroy(err as Error));
-  });
-  app.get(
-    '/auth/callback',
-    { preValidation: fastifyPassport.authenticate('magic-link', { successRedirect: '/me' }) },
-    async () => ({}),
-  );
-  app.get('/me', async (request) => ({ user: request.user ?? null }));
-  const guard = requireLowRisk();
-  app.get('/payments', {
-    preHandler: (request, reply, done) => guard(request as never, reply.raw, (err) => done(err as Error)),
-    handler: async () => ({ allowed: true }),
-  });
+/** @fastify/passport 4 and @fastify/secure-session 8 natively, with or without otplessFastify(). */
+function nativeFastifyPassport(plugin: 'none' | 'no secret' | 'secret') {
+  return async (app: FastifyInstance, strategy: MagicLinkStrategy): Promise<void> => {
+    await app.register(fastifySecureSession, { key: Buffer.alloc(32, 7), cookie: { path: '/' } });
+    if (plugin === 'secret') await app.register(otplessFastify({ secret: 'fastify-signals-secret-0123456789' }));
+    if (plugin === 'no secret') await app.register(otplessFastify());
+    await app.register(fastifyFormbody);
+    await app.register(fastifyPassport.initialize());
+    await app.register(fastifyPassport.secureSession());
+    // No cast needed: MagicLinkStrategy fits @fastify/passport's strategy type.
+    fastifyPassport.use('magic-link', strategy);
+    fastifyPassport.registerUserSerializer(async (user) => user);
+    fastifyPassport.registerUserDeserializer(async (user) => user);
+    // Every answer of the package goes through reply.send: an app's onSend hook sees it.
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('x-app-on-send', 'seen');
+    });
+    app.post('/auth/magic-link', strategy.send());
+    app.get(
+      '/auth/callback',
+      { preValidation: fastifyPassport.authenticate('magic-link', { successRedirect: '/me' }) },
+      async () => ({}),
+    );
+    app.get('/me', async (request) => ({ user: request.user ?? null }));
+    app.get('/payments', { preHandler: requireLowRisk() }, async () => ({ allowed: true }));
+  };
 }
 
-describe('Fastify 5 with @fastify/passport 4 and @fastify/secure-session 8', () => {
-  it('send() answers, but the pending send never reaches the session cookie', async () => {
-    const browser = await startFastify(nativeFastifyPassport);
+describe('Fastify 5 with @fastify/passport 4 and @fastify/secure-session 8, natively', () => {
+  it('send() answers through reply.send: the onSend hooks run and the session cookie is written', async () => {
+    const browser = await startFastify(nativeFastifyPassport('secret'));
     const sent = await browser.postJson('/auth/magic-link', { email: 'fastify@example.com' });
     expect(sent.status).toBe(200);
     expect(sent.json()).toMatchObject({ sent: [{ type: 'EMAIL' }] });
-    // secure-session writes its cookie in Fastify's onSend hook, which a raw answer skips.
-    expect(sent.headers.get('set-cookie')).toBeNull();
+    expect(sent.headers.get('x-app-on-send')).toBe('seen');
+    expect(sent.headers.get('set-cookie')).toMatch(/^session=/);
   });
 
-  it("so the asking browser's own link fails: 500 MISSING_RESPONSE (default crossDevice 'handoff')", async () => {
-    const browser = await startFastify(nativeFastifyPassport);
+  it('signs in on the asking browser, with no-store headers, and the guard reads the sealed signals', async () => {
+    const browser = await startFastify(nativeFastifyPassport('secret'));
     await browser.postJson('/auth/magic-link', { email: 'handoff@example.com' });
-    // With no send in its session, the browser looks like another device, whose approval
-    // page needs req.res: a Fastify request has none.
     const callback = await openLink(browser, linkTo(emulator, 'handoff@example.com'));
+    expect(callback.status).toBe(302);
+    expect(callback.headers.get('cache-control')).toBe('no-store');
+    expect(callback.headers.get('x-app-on-send')).toBe('seen');
+    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: { id: 'handoff@example.com' } });
+    expect((await browser.get('/payments', JSON_ACCEPT)).json()).toEqual({ allowed: true });
+    // The signals are sealed: the cookie (decrypted or not) never names them in the clear.
+    expect(JSON.stringify(browser.cookies())).not.toContain('suspectScore');
+  });
+
+  it('without otplessFastify(): the callback is a 500 setup error naming the plugin, nobody signed in', async () => {
+    const browser = await startFastify(nativeFastifyPassport('none'));
+    await browser.postJson('/auth/magic-link', { email: 'noplugin@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'noplugin@example.com'));
     expect(callback.status).toBe(500);
-    expect(callback.json()).toMatchObject({ code: 'SETUP_ERROR', message: expect.stringContaining('req.res') });
+    expect(callback.json()).toMatchObject({
+      code: 'SETUP_ERROR',
+      message: expect.stringContaining('otplessFastify()'),
+    });
     expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: null });
   });
 
-  it("with crossDevice 'refuse': 403, nobody signed in", async () => {
-    const browser = await startFastify(nativeFastifyPassport, 'refuse');
-    await browser.postJson('/auth/magic-link', { email: 'refuse@example.com' });
-    const callback = await openLink(browser, linkTo(emulator, 'refuse@example.com'));
-    expect(callback.status).toBe(403);
-    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: null });
-  });
-
-  it("with crossDevice 'accept' (no binding): the login fails closed, since the signals cannot be sealed in its session", async () => {
-    const browser = await startFastify(nativeFastifyPassport, 'accept');
+  it("with crossDevice 'accept' and a secret: the link signs in anywhere, signals sealed", async () => {
+    const browser = await startFastify(nativeFastifyPassport('secret'), 'accept');
     await browser.postJson('/auth/magic-link', { email: 'accept@example.com' });
-    const callback = await openLink(browser, linkTo(emulator, 'accept@example.com'));
-    // secure-session is neither express-session (server-side) nor cookie-session with
-    // sessionCompat(): no secret to seal the risk signals with, so nobody is signed in.
+    const other = browser.fresh();
+    const callback = await openLink(other, linkTo(emulator, 'accept@example.com'));
+    expect(callback.status).toBe(302);
+    expect(callback.headers.get('cache-control')).toBe('no-store');
+    expect((await other.get('/me', JSON_ACCEPT)).json()).toEqual({ user: { id: 'accept@example.com' } });
+    expect((await other.get('/payments', JSON_ACCEPT)).json()).toEqual({ allowed: true });
+  });
+
+  it('with no secret for the cookie session: the login fails closed, naming otplessFastify({ secret })', async () => {
+    const browser = await startFastify(nativeFastifyPassport('no secret'));
+    await browser.postJson('/auth/magic-link', { email: 'nosecret@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'nosecret@example.com'));
     expect(callback.status).toBe(500);
-    expect(callback.json()).toMatchObject({ code: 'SETUP_ERROR', message: expect.stringContaining('no secret') });
-    // The headers that keep the code out of caches and Referer are set on req.res: missing here.
-    expect(callback.headers.get('cache-control')).toBeNull();
+    expect(callback.json()).toMatchObject({
+      code: 'SETUP_ERROR',
+      message: expect.stringContaining('otplessFastify({ secret'),
+    });
     expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: null });
+  });
+});
+
+describe('@fastify/passport keeping the session on login (clearSessionOnLogin: false)', () => {
+  /** An app that remembers where the visitor wanted to go, as apps do, from a query parameter. */
+  async function keepingSession(app: FastifyInstance, strategy: MagicLinkStrategy): Promise<void> {
+    const passport = new Authenticator({ clearSessionOnLogin: false });
+    await app.register(fastifySecureSession, { key: Buffer.alloc(32, 9), cookie: { path: '/' } });
+    await app.register(otplessFastify({ secret: 'fastify-signals-secret-0123456789' }));
+    await app.register(passport.initialize());
+    await app.register(passport.secureSession());
+    passport.use('magic-link', strategy);
+    passport.registerUserSerializer(async (user) => user);
+    passport.registerUserDeserializer(async (user) => user);
+    app.get('/wants', async (request) => {
+      request.session.set('returnTo' as never, (request.query as { next: string }).next as never);
+      return { ok: true };
+    });
+    app.post('/auth/magic-link', strategy.send());
+    app.get(
+      '/auth/callback',
+      { preValidation: passport.authenticate('magic-link', { successReturnToOrRedirect: '/me' }) },
+      async () => ({}),
+    );
+    app.get('/me', async (request) => ({ user: request.user ?? null }));
+  }
+
+  it('an unsafe returnTo kept in the session is taken out at login (no open redirect)', async () => {
+    const browser = await startFastify(keepingSession);
+    await browser.get('/wants?next=//evil.example/phish', JSON_ACCEPT);
+    await browser.postJson('/auth/magic-link', { email: 'keep@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'keep@example.com'));
+    expect(callback.status).toBe(302);
+    expect(callback.location).toBe(`${new URL(callback.location!).origin}/me`);
+    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: { id: 'keep@example.com' } });
+  });
+
+  it('a path on this site is kept and followed', async () => {
+    const browser = await startFastify(keepingSession);
+    await browser.get('/wants?next=/orders/7', JSON_ACCEPT);
+    await browser.postJson('/auth/magic-link', { email: 'keep2@example.com' });
+    const callback = await openLink(browser, linkTo(emulator, 'keep2@example.com'));
+    expect(callback.status).toBe(302);
+    expect(new URL(callback.location!).pathname).toBe('/orders/7');
   });
 });
 

@@ -1,0 +1,345 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import { Authenticator } from '@fastify/passport';
+import fastifySecureSession from '@fastify/secure-session';
+import fastifySession from '@fastify/session';
+import bodyParser from 'body-parser';
+import connect from 'connect';
+import type { NextFunction, NextHandleFunction } from 'connect';
+import cookieSession from 'cookie-session';
+import express from 'express';
+import express4 from 'express4';
+import expressSession from 'express-session';
+import Fastify from 'fastify';
+import { Passport } from 'passport';
+import { MagicLinkStrategy, otplessFastify, requireLowRisk, sessionCompat } from '../../src/index.js';
+import type { MagicLinkStrategyOptions } from '../../src/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import type { Browser } from '../examples/helpers/browser.js';
+
+/**
+ * Every host the package runs in, each set up as its guide (docs/frameworks.md) says, with the
+ * same routes: POST /auth/magic-link (send), GET /auth/status, GET and POST /auth/callback
+ * (Passport, successRedirect '/me'), GET /me, GET /payments (requireLowRisk), POST /logout.
+ */
+
+export const CLIENT = { clientId: 'hosts-client', clientSecret: 'hosts-secret-value-0123456789' };
+
+/** The strategy options a scenario asks for, beside the client and the URLs. */
+export type ScenarioOptions = Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>>;
+
+export interface RunningHost {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface HostDefinition {
+  /** Short id used in test names and the docs' table. */
+  id: string;
+  /** What the docs' table calls it. */
+  label: string;
+  /** The session library it runs with. */
+  session: string;
+  /** What this host does differently, for the docs' table (empty when nothing). */
+  note: string;
+  /** The status of the callback's redirect after a login (Passport's 302 unless the app says otherwise). */
+  successStatus?: number;
+  /** Where the app logs out (POST). */
+  logoutPath?: string;
+  /** `{ user }` as GET /me shows it, when the app's /me answers otherwise. */
+  me?(browser: Browser): Promise<unknown>;
+  start(emulator: Emulator, options: ScenarioOptions): Promise<RunningHost>;
+}
+
+interface User {
+  id: string;
+}
+
+/** A server on port 0 first: the strategy needs its callback URL before the app exists. */
+async function listen(): Promise<{ server: Server; url: string }> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+function newStrategy(emulator: Emulator, url: string, options: ScenarioOptions): MagicLinkStrategy {
+  return new MagicLinkStrategy(
+    {
+      ...CLIENT,
+      authUrl: emulator.authUrl,
+      userAuthUrl: emulator.userAuthUrl,
+      callbackUrl: `${url}/auth/callback`,
+      enrich: ['secureInfo'],
+      ...options,
+    },
+    async (profile): Promise<User> => ({ id: profile.id }),
+  );
+}
+
+async function closeServer(server: Server, strategy: MagicLinkStrategy): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await strategy.client.close();
+}
+
+/** Express 4 or 5, as the README's quick start sets it up. */
+function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-session'): HostDefinition {
+  return {
+    id: `express${version}`,
+    label: `Express ${version}`,
+    session: sessionKind,
+    note: '',
+    async start(emulator, options) {
+      const { server, url } = await listen();
+      const strategy = newStrategy(emulator, url, options);
+      const passport = new Passport();
+      passport.use(strategy);
+      passport.serializeUser((user: Express.User, done) => done(null, user));
+      passport.deserializeUser((user: Express.User, done) => done(null, user));
+      const app = (version === 4 ? express4 : express)() as express.Express;
+      if (sessionKind === 'express-session') {
+        app.use(expressSession({ secret: 'hosts-session-secret', resave: false, saveUninitialized: false }));
+      } else {
+        app.use(cookieSession({ name: 'session', keys: ['hosts-cookie-session-key-0123456789'] }));
+        app.use(sessionCompat());
+      }
+      app.use(passport.session());
+      app.post('/auth/magic-link', express.json(), strategy.send());
+      app.get('/auth/status', strategy.status());
+      app.all(
+        '/auth/callback',
+        express.urlencoded({ extended: false }),
+        passport.authenticate(strategy.name, { successRedirect: '/me' }),
+      );
+      app.get('/me', (req, res) => void res.json({ user: req.user ?? null }));
+      app.get('/payments', requireLowRisk(), (_req, res) => void res.json({ allowed: true }));
+      app.post('/logout', (req, res, next) => req.logout((err) => (err ? next(err) : res.json({ user: null }))));
+      server.on('request', app);
+      return { url, close: () => closeServer(server, strategy) };
+    },
+  };
+}
+
+/** Fastify 5 with @fastify/passport 4, on either session plugin, as docs/frameworks.md shows. */
+function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'): HostDefinition {
+  return {
+    id: sessionKind === '@fastify/session' ? 'fastify-session' : 'fastify-secure-session',
+    label: 'Fastify 5 (@fastify/passport)',
+    session: sessionKind,
+    note:
+      sessionKind === '@fastify/session'
+        ? 'register `otplessFastify()`'
+        : 'register `otplessFastify({ secret })`: the secret seals the risk signals in the cookie',
+    async start(emulator, options) {
+      const { server, url } = await listen();
+      const strategy = newStrategy(emulator, url, options);
+      const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
+      const passport = new Authenticator();
+      if (sessionKind === '@fastify/session') {
+        await app.register(fastifyCookie);
+        await app.register(fastifySession, {
+          secret: 'hosts-fastify-session-secret-0123456789',
+          cookie: { secure: false, path: '/' },
+          saveUninitialized: false,
+        });
+        await app.register(otplessFastify());
+      } else {
+        await app.register(fastifySecureSession, { key: Buffer.alloc(32, 7), cookie: { path: '/', httpOnly: true } });
+        // The cookie is the session: risk signals are sealed in it with this secret.
+        await app.register(otplessFastify({ secret: 'hosts-signals-secret-0123456789' }));
+      }
+      await app.register(fastifyFormbody);
+      await app.register(passport.initialize());
+      await app.register(passport.secureSession());
+      passport.use(strategy.name, strategy);
+      passport.registerUserSerializer(async (user: User) => user);
+      passport.registerUserDeserializer(async (user: User) => user);
+
+      app.post('/auth/magic-link', strategy.send());
+      app.get('/auth/status', strategy.status());
+      const callback = { preValidation: passport.authenticate(strategy.name, { successRedirect: '/me' }) };
+      app.get('/auth/callback', callback, async () => ({}));
+      app.post('/auth/callback', callback, async () => ({}));
+      app.get('/me', async (request) => ({ user: request.user ?? null }));
+      app.get('/payments', { preHandler: requireLowRisk() }, async () => ({ allowed: true }));
+      app.post('/logout', async (request) => {
+        await request.logOut();
+        return { user: null };
+      });
+      await app.ready();
+      return {
+        url,
+        close: async () => {
+          server.closeAllConnections();
+          await app.close();
+          await strategy.client.close();
+        },
+      };
+    },
+  };
+}
+
+/** Bare Connect 3 with cookie-session: Passport's custom callback ends the login (see docs). */
+const connectHost: HostDefinition = {
+  id: 'connect',
+  label: 'Connect 3',
+  session: 'cookie-session',
+  note: 'no `successRedirect`/`failureRedirect` (Connect has no `res.redirect`): a custom callback; refused with `REDIRECT_NEEDS_EXPRESS` otherwise',
+  async start(emulator, options) {
+    const { server, url } = await listen();
+    const strategy = newStrategy(emulator, url, options);
+    const passport = new Passport();
+    passport.use(strategy);
+    passport.serializeUser((user: Express.User, done) => done(null, user));
+    passport.deserializeUser((user: Express.User, done) => done(null, user));
+    type Req = IncomingMessage & { user?: User; logout(done: (err?: unknown) => void): void };
+    const json = (res: ServerResponse, status: number, body: unknown): void => {
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(body));
+    };
+    const route =
+      (method: string | undefined, path: string, ...handlers: NextHandleFunction[]): NextHandleFunction =>
+      (req, res, next) => {
+        if ((method && req.method !== method) || (req.url ?? '').split('?')[0] !== path) return next();
+        const run = (i: number, err?: unknown): void => {
+          if (err || i === handlers.length) return next(err);
+          handlers[i]!(req, res, (e?: unknown) => run(i + 1, e));
+        };
+        run(0);
+      };
+    const app = connect();
+    app.use(cookieSession({ name: 'session', keys: ['hosts-cookie-session-key-0123456789'] }) as NextHandleFunction);
+    app.use(sessionCompat());
+    app.use(passport.session() as NextHandleFunction);
+    app.use(route('POST', '/auth/magic-link', bodyParser.json() as NextHandleFunction, strategy.send()));
+    app.use(route('GET', '/auth/status', strategy.status()));
+    app.use(
+      route(
+        undefined,
+        '/auth/callback',
+        bodyParser.urlencoded({ extended: false }) as NextHandleFunction,
+        (req, res, next: NextFunction) => {
+          const finish = passport.authenticate(
+            strategy.name,
+            (err: unknown, user: User | false, _info: unknown, status?: number) => {
+              if (err) return next(err);
+              if (!user) return json(res, status ?? 401, { user: null });
+              (req as Req & { logIn(u: User, cb: (e?: unknown) => void): void }).logIn(user, (e) => {
+                if (e) return next(e);
+                res.statusCode = 302;
+                res.setHeader('Location', '/me');
+                res.end();
+              });
+            },
+          ) as NextHandleFunction;
+          finish(req, res, next);
+        },
+      ),
+    );
+    app.use(route('GET', '/me', (req, res) => json(res, 200, { user: (req as Req).user ?? null })));
+    app.use(route('GET', '/payments', requireLowRisk(), (_req, res) => json(res, 200, { allowed: true })));
+    app.use(
+      route('POST', '/logout', (req, res, next) =>
+        (req as Req).logout((err) => (err ? next(err) : json(res, 200, { user: null }))),
+      ),
+    );
+    app.use(((
+      err: { status?: number; code?: string; message?: string },
+      _req: IncomingMessage,
+      res: ServerResponse,
+      _next: NextFunction,
+    ) => json(res, err.status ?? 500, { code: err.code, message: err.message })) as never);
+    server.on('request', app);
+    return { url, close: () => closeServer(server, strategy) };
+  },
+};
+
+/**
+ * examples/nestjs as it is, on either platform, with the same guard classes. It imports
+ * 'passport-otpless' (dist/), so the suite builds the package first.
+ */
+interface NestApp {
+  init(): Promise<unknown>;
+  close(): Promise<void>;
+  getHttpAdapter(): {
+    getInstance(): ((req: IncomingMessage, res: ServerResponse) => void) & { ready?(): Promise<unknown> };
+  };
+}
+
+/** examples/nestjs/app.ts, as the suite uses it. */
+interface NestExample {
+  createApp(config: object, logger: false): Promise<NestApp>;
+  createFastifyApp(config: object, logger: false, serverFactory: (handler: never) => Server): Promise<NestApp>;
+}
+
+// Nest's legacy decorators are type-checked with the example's own tsconfig (as for
+// test/examples/nestjs.test.ts): loaded here by a path the main tsconfig does not follow.
+const NEST_EXAMPLE = '../../examples/nestjs/app.js';
+
+function nestHost(platform: 'express' | 'fastify'): HostDefinition {
+  return {
+    id: `nest-${platform}`,
+    label: platform === 'express' ? 'NestJS 12 on Express' : 'NestJS 12 on Fastify',
+    session: platform === 'express' ? 'cookie-session' : '@fastify/session',
+    note:
+      platform === 'express'
+        ? 'examples/nestjs: `AuthGuard` extended to log in, `requireLowRisk()` in a `CanActivate` guard'
+        : 'the same classes; Passport itself (not @fastify/passport) with @fastify/session, `otplessFastify()`, `passport.session()` in a preHandler hook',
+    successStatus: 303,
+    logoutPath: '/auth/logout',
+    async me(browser) {
+      const page = await browser.get('/me', { accept: 'application/json' });
+      return page.status === 401 ? { user: null } : { user: { id: page.json<{ id: string }>().id } };
+    },
+    async start(emulator, options) {
+      const { server, url } = await listen();
+      const config = {
+        otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
+        callbackUrl: `${url}/auth/callback`,
+        sessionKeys: ['hosts-nest-session-secret-0123456789'],
+        strategy: options,
+      };
+      const example = (await import(/* @vite-ignore */ NEST_EXAMPLE)) as NestExample;
+      if (platform === 'express') {
+        const app = await example.createApp(config, false);
+        await app.init();
+        server.on('request', app.getHttpAdapter().getInstance());
+        return {
+          url,
+          close: async () => {
+            server.closeAllConnections();
+            await new Promise<void>((resolve) => server.close(() => resolve()));
+            await app.close();
+          },
+        };
+      }
+      const app = await example.createFastifyApp(config, false, (handler) => server.on('request', handler));
+      await app.init();
+      await app.getHttpAdapter().getInstance().ready?.();
+      return {
+        url,
+        close: async () => {
+          server.closeAllConnections();
+          await app.close();
+        },
+      };
+    },
+  };
+}
+
+/** Every host of the suite, in the order of the docs' table. */
+export const HOSTS: readonly HostDefinition[] = [
+  expressHost(5, 'express-session'),
+  expressHost(4, 'cookie-session'),
+  connectHost,
+  fastifyHost('@fastify/session'),
+  fastifyHost('@fastify/secure-session'),
+  nestHost('express'),
+  nestHost('fastify'),
+];
