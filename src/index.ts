@@ -40,7 +40,15 @@ export type {
 export { assessRisk } from './risk/assessRisk.js';
 export type { AssessRiskOptions, RiskReason, RiskVerdict } from './risk/assessRisk.js';
 export { DEFAULT_RISK_POLICY } from './risk/policy.js';
-export type { ResolvedRiskPolicy, RiskAction, RiskPolicy, RiskSignalActions, SignalName } from './risk/policy.js';
+export type {
+  ResolvedRiskPolicy,
+  RiskAction,
+  RiskPolicy,
+  RiskSignal,
+  RiskSignalActions,
+  SignalName,
+} from './risk/policy.js';
+export type { CompactSignals } from './risk/compact.js';
 
 // Sessions and what the login leaves in them.
 export { sessionCompat, readLoginRecord } from './session/index.js';
@@ -95,3 +103,4 @@ export type {
 export type { OtplessClientOptions } from './client/options.js';
 export type { IdentityType, DeliveryMethod, MagicLinkChannel, SecureInfo } from './wire/types.js';
 export type { CountryCode } from './contact/phone.js';
+export type { HttpRequest, NextFunction } from './web/request.js';
