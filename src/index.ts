@@ -40,7 +40,15 @@ export type {
 export { assessRisk } from './risk/assessRisk.js';
 export type { AssessRiskOptions, RiskReason, RiskVerdict } from './risk/assessRisk.js';
 export { DEFAULT_RISK_POLICY } from './risk/policy.js';
-export type { ResolvedRiskPolicy, RiskAction, RiskPolicy, RiskSignalActions, SignalName } from './risk/policy.js';
+export type {
+  ResolvedRiskPolicy,
+  RiskAction,
+  RiskPolicy,
+  RiskSignal,
+  RiskSignalActions,
+  SignalName,
+} from './risk/policy.js';
+export type { CompactSignals } from './risk/compact.js';
 
 // Sessions and what the login leaves in them.
 export { sessionCompat, readLoginRecord } from './session/index.js';
@@ -112,5 +120,8 @@ export type {
   Messages,
 } from './web/view.js';
 export type { CountryCode } from './contact/phone.js';
+export type { HttpRequest, NextFunction } from './web/request.js';
+
+// Native Fastify: links the reply for the callback's pages and gives the secret signals are sealed with.
 export { otplessFastify } from './web/fastify.js';
 export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './web/fastify.js';
