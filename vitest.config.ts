@@ -43,6 +43,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/helpers/buildOnce.ts'],
     // Vitest's default on 2 cores is one worker, so a test waiting on a socket, a child
     // process or a held answer would hold up the whole suite; three overlap those waits.
     maxWorkers: 3,

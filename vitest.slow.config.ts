@@ -19,6 +19,7 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    globalSetup: ['test/helpers/buildOnce.ts'],
     maxWorkers: 2,
   },
 });

@@ -118,3 +118,47 @@ describe('the stored flow lives as long as its link, not longer', () => {
     expect((await laptop.get('/auth/status')).body.status).toBe('pending');
   });
 });
+
+describe('the number typed on the phone (survivors 9 and 10)', () => {
+  it('typed with spaces around it: approved, and the laptop signs in', async () => {
+    const store = new WatchedStore();
+    const h = await pool.app({ strategy: { flowStore: store } });
+    const { laptop, callback, match } = await ask(h, store, 'spaces@example.com');
+    const approved = await h.browser().post(callback).type('form').send(`match=%20${match}%20`);
+    expect(approved.status).toBe(200);
+    expect(approved.text).toContain('You are signed in on your computer');
+    expect((await laptop.get('/auth/callback')).status).toBe(302);
+    expect((await laptop.get('/me')).status).toBe(200);
+  });
+
+  it('sent twice in one form (not one string): a wrong number, never a 500, and the flow is denied', async () => {
+    const store = new WatchedStore();
+    const h = await pool.app({ strategy: { flowStore: store } });
+    const { laptop, callback, match } = await ask(h, store, 'twice@example.com');
+    const res = await h.browser().post(callback).type('form').send(`match=${match}&match=${match}`);
+    expect(res.status).toBeLessThan(500);
+    expect(res.text).not.toContain('You are signed in on your computer');
+    expect((await laptop.get('/auth/status')).body.status).toBe('denied');
+    expect((await laptop.get('/auth/callback').set('accept', 'application/json')).status).toBe(403);
+  });
+
+  it('the right number, but the service refuses the code at approval: denied, nobody signed in', async () => {
+    const store = new WatchedStore();
+    const h = await pool.app({ strategy: { flowStore: store } });
+    const { laptop, callback, match } = await ask(h, store, 'refused-code@example.com');
+    h.emulator.fault({
+      path: '/auth/v1/verify/code',
+      status: 400,
+      body: { message: 'Request error: Invalid code', errorCode: '7118' },
+      times: 1,
+    });
+    const phone = h.browser();
+    const res = await phone.post(callback).type('form').send({ match });
+    expect(res.status).toBeLessThan(500);
+    expect(res.text).not.toContain('You are signed in on your computer');
+    expect((await laptop.get('/auth/status')).body.status).toBe('denied');
+    expect((await laptop.get('/auth/callback').set('accept', 'application/json')).status).toBe(403);
+    expect((await laptop.get('/me')).status).toBe(401);
+    expect((await phone.get('/me')).status).toBe(401);
+  });
+});
