@@ -39,6 +39,7 @@ export interface EmulatorConfig {
   quirks: ResolvedQuirks;
   /** Extra Host names (lower case, without port). */
   allowedHosts: readonly string[];
+  exposeSessionTokens: boolean;
 }
 
 function checkPort(name: string, value: number): number {
@@ -101,11 +102,19 @@ function logSink(options: EmulatorOptions): ((line: string) => void) | undefined
  * says it knows.
  */
 export function refuseProduction(allowed: boolean | undefined, how: string): void {
-  if (process.env.NODE_ENV === 'production' && allowed !== true) {
+  if (isProductionLike(process.env.NODE_ENV) && allowed !== true) {
     throw new Error(
       `the OTPless emulator refuses to start with NODE_ENV=production: it accepts fixed credentials and logs in whoever opens a link. ${how}`,
     );
   }
+}
+
+/**
+ * `production`, `Production`, `production ` (a stray space from a shell or an env file), `prod`,
+ * `PROD-eu`: anything that starts with `prod`, trimmed, in any case.
+ */
+export function isProductionLike(nodeEnv: string | undefined): boolean {
+  return /^prod/i.test((nodeEnv ?? '').trim());
 }
 
 /** Fills in defaults and throws a TypeError naming the first bad option. */
@@ -139,6 +148,8 @@ export function resolveOptions(options: EmulatorOptions): EmulatorConfig {
     throw new TypeError('startEmulator: log must be a function');
   if (options.allowInProduction !== undefined && typeof options.allowInProduction !== 'boolean')
     throw new TypeError('startEmulator: allowInProduction must be true or false');
+  if (options.exposeSessionTokens !== undefined && typeof options.exposeSessionTokens !== 'boolean')
+    throw new TypeError('startEmulator: exposeSessionTokens must be true or false');
   const clock = options.clock ?? 'real';
   if (!CLOCK_MODES.includes(clock))
     throw new TypeError(`startEmulator: clock must be one of ${CLOCK_MODES.join(', ')}, got ${String(clock)}`);
@@ -160,5 +171,6 @@ export function resolveOptions(options: EmulatorOptions): EmulatorConfig {
     clock,
     quirks: resolveQuirks(options.quirks, 'startEmulator'),
     allowedHosts: checkAllowedHosts(options.allowedHosts),
+    exposeSessionTokens: options.exposeSessionTokens ?? false,
   };
 }

@@ -19,6 +19,8 @@ export interface EmulatorContext {
   readonly log: ((line: string) => void) | undefined;
   readonly baseDelayMs: number;
   readonly tokenTtlMs: number;
+  /** Whether the JSON outbox shows session tokens (`exposeSessionTokens`, for tests). */
+  readonly exposeSessionTokens: boolean;
   /** The quirks in force; replaced whole by setQuirks and reset. */
   quirks: ResolvedQuirks;
   /** Set by `emulator.nextLogin()`, taken by the next verify-code completion. */

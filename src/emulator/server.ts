@@ -76,6 +76,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log: config.log,
     baseDelayMs: config.baseDelayMs,
     tokenTtlMs: config.tokenTtlMs,
+    exposeSessionTokens: config.exposeSessionTokens,
     quirks: config.quirks,
     nextLogin: undefined,
   };

@@ -49,6 +49,12 @@ export interface EmulatorOptions {
    */
   allowInProduction?: boolean;
   /**
+   * For tests only: the JSON outbox (`/__emulator/outbox`) shows each entry's `sessionToken`.
+   * Default false: no page or JSON of the emulator shows a session token (`emulator.outbox()`,
+   * in the process that started it, always has them).
+   */
+  exposeSessionTokens?: boolean;
+  /**
    * Extra names the `Host` header may carry (with the port), e.g. a Docker service name. Always
    * accepted: 127.0.0.1, localhost, [::1] and `host`; when `host` is a wildcard (0.0.0.0, ::),
    * also this machine's addresses and host name. Any other Host is answered 421 (EMU-421), so a

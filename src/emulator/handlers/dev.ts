@@ -13,7 +13,16 @@ export function showInbox(ctx: EmulatorContext, _req: IncomingMessage, res: Serv
   sendHtml(res, 200, inboxPage(sent, ctx.clock.now(), { authUrl: ctx.authUrl }));
 }
 
-/** GET /__emulator/outbox (OUTBOX_PATH): the outbox as JSON, `{ entries }` newest last (like `emulator.outbox()`). */
+/**
+ * GET /__emulator/outbox (OUTBOX_PATH): the outbox as JSON, `{ entries }` newest last (like
+ * `emulator.outbox()`), without session tokens unless `exposeSessionTokens` (tests): any page on
+ * this machine's browser may read a loopback URL's answer it is handed, and a token is a login.
+ */
 export function showOutbox(ctx: EmulatorContext, _req: IncomingMessage, res: ServerResponse): void {
-  sendJson(res, 200, { entries: ctx.store.outbox().map(({ entry }) => entry) }, { 'cache-control': 'no-store' });
+  const entries = ctx.store.outbox().map(({ entry }) => {
+    if (ctx.exposeSessionTokens) return entry;
+    const { sessionToken: _hidden, ...shown } = entry;
+    return shown;
+  });
+  sendJson(res, 200, { entries }, { 'cache-control': 'no-store' });
 }
