@@ -135,6 +135,7 @@ const OPTION_NAMES = Object.keys({
   quirks: true,
   allowInProduction: true,
   allowedHosts: true,
+  exposeSessionTokens: true,
 } satisfies Record<keyof EmulatorOptions, true>);
 
 export function resolveOptions(options: EmulatorOptions): EmulatorConfig {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { Redis } from 'ioredis';
-import { MagicLinkStrategy, MemoryFlowStore, OtplessClient, RedisFlowStore } from '../../src/index.js';
+import { MagicLinkStrategy, MemoryFlowStore, RedisFlowStore } from '../../src/index.js';
+import { OtplessClient } from '../../src/client/index.js';
 
 const base = { clientId: 'id', clientSecret: 'secret', callbackUrl: 'https://app.example.com/auth/callback' };
 const verify = async () => ({ id: 'u' });
