@@ -16,6 +16,11 @@ export const ISOLATED = [
   'test/strategy/failures.test.ts',
   'test/strategy/quirks.test.ts',
   'test/strategy/userInfoCredentials.test.ts',
+  'test/strategy/evidence.test.ts',
+  'test/strategy/errorsSay.test.ts',
+  'test/flow/sharedState.test.ts',
+  // The host suite imports the built package for its NestJS app (one passport per process).
+  'test/hosts/**/*.test.ts',
   'test/emulator/security.test.ts',
   // Count every event of the process's diagnostics channels.
   'test/diagnostics.test.ts',

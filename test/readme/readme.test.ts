@@ -78,7 +78,7 @@ describe('README and docs code blocks', () => {
         return `${d.file!.fileName.split('/').pop()}:${line + 1} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
       });
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 
   it('every `npm run` in a shell block is a script, every npx binary is ours', () => {
     for (const block of shBlocks) {
@@ -272,7 +272,7 @@ describe('the quick start, run as written', () => {
     const me = await fetch(`${base}/me`, { headers: { cookie, accept: 'application/json' } });
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual({ id: 'quick@example.com', email: 'quick@example.com' });
-  }, 60_000);
+  }, 300_000);
 });
 
 function cookieOf(res: Response): string {
