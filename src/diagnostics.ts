@@ -50,7 +50,7 @@ export interface LoginRefusedEvent {
 export interface HandoffDecidedEvent {
   /** Milliseconds since the link was asked for. */
   ageMs: number;
-  /** For a denial: 'WRONG_NUMBER', 'USER_DENIED' or 'CODE_REJECTED'. */
+  /** For a denial: 'WRONG_NUMBER' or 'USER_DENIED' (a code the service refuses denies nothing). */
   reason?: string;
 }
 

@@ -49,7 +49,7 @@ export async function createFastifyApp(
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { logger });
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
-    secret: config.sessionKeys[0] ?? '',
+    secret: config.sessionKeys[0]!, // main.ts always gives one key
     cookie: { secure: config.callbackUrl.startsWith('https:'), httpOnly: true, sameSite: 'lax', path: '/' },
     saveUninitialized: false,
   });

@@ -17,7 +17,7 @@ export function withFlowParam(callbackUrl: string, flowId: string): string {
 export type FlowStatus = 'none' | 'pending' | 'approved' | 'denied' | 'expired';
 
 /** Why a flow was denied. */
-export type FlowDenial = 'WRONG_NUMBER' | 'USER_DENIED' | 'CODE_REJECTED';
+export type FlowDenial = 'WRONG_NUMBER' | 'USER_DENIED';
 
 /** The shape of the records this version writes; a record of another shape is treated as absent. */
 export const FLOW_RECORD_VERSION = 2;

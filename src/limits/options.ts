@@ -14,7 +14,7 @@ export interface SendLimit {
 }
 
 /**
- * The commands the Redis store sends, as node-redis v4/v5 clients (`createClient()` of the
+ * The commands the Redis store sends, as node-redis v4 to v6 clients (`createClient()` of the
  * `redis` package) have them. The app owns the client: it connects it, listens for 'error'
  * and quits it; the limiter only sends commands.
  *

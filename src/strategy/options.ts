@@ -75,7 +75,7 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   requestIdsDiffer?: boolean;
   /**
    * The oldest authentication a frontend-SDK token may carry, by the service's own time stamps,
-   * in ms. Older (or with no time at all) is 401 `TOKEN_TOO_OLD`. Default 300 000 (5 minutes).
+   * in ms. Older (or with no time at all) is 401 `TOKEN_REJECTED`. Default 300 000 (5 minutes).
    */
   maxAuthAgeMs?: number;
   /** GET on the callback shows a button that POSTs the code; only the POST verifies. Default false. */
@@ -101,8 +101,9 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   channel?: MagicLinkChannel;
   /**
    * Limits on `send()` per client IP and per destination: options (see `SendLimitsOptions`), a
-   * `SendLimiter` of your own, or `false` for none. Default: 5 per destination and 20 per IP per
-   * 15 minutes, in memory.
+   * `SendLimiter` of your own, or `false` for none. Default per 15 minutes: 5 per destination from
+   * one client IP, 15 per destination from all IPs together, and 20 per IP; in memory, or in
+   * `store`'s Redis when that is given.
    */
   limits?: SendLimitsOptions | SendLimiter | false;
   /**

@@ -103,7 +103,7 @@ describe('a frontend token is used once, for as long as it could pass the age ch
 });
 
 describe("a frontend token's age is judged on the service's own times", () => {
-  it('an identity verified 10 minutes ago is TOKEN_TOO_OLD under the 5-minute default, whatever the answer stamp', async () => {
+  it('an identity verified 10 minutes ago is TOKEN_REJECTED (too old) under the 5-minute default, whatever the answer stamp', async () => {
     const h = await tokenApp();
     const { token, body } = await validateAnswer('verified-old@example.com');
     const old = iso(Date.now() - 10 * MINUTE);
@@ -114,11 +114,11 @@ describe("a frontend token's age is judged on the service's own times", () => {
     });
     const res = await postToken(h, token);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'TOKEN_TOO_OLD' });
+    expect(res.body).toEqual({ code: 'TOKEN_REJECTED' });
     expect((await h.browser().get('/me')).status).toBe(401);
   });
 
-  it('identities without verifiedAt: the answer stamp decides, 10 minutes old is TOKEN_TOO_OLD', async () => {
+  it('identities without verifiedAt: the answer stamp decides, 10 minutes old is TOKEN_REJECTED (too old)', async () => {
     const h = await tokenApp();
     const { token, body } = await validateAnswer('stamp-old@example.com');
     emulator.fault({
@@ -128,7 +128,7 @@ describe("a frontend token's age is judged on the service's own times", () => {
     });
     const res = await postToken(h, token);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'TOKEN_TOO_OLD' });
+    expect(res.body).toEqual({ code: 'TOKEN_REJECTED' });
   });
 
   it('identities without verifiedAt and a fresh answer stamp: the login goes through', async () => {
@@ -140,7 +140,7 @@ describe("a frontend token's age is judged on the service's own times", () => {
     expect(res.body).toEqual({ ok: true });
   });
 
-  it('no time at all (no verifiedAt, no stamp, or unreadable ones): TOKEN_TOO_OLD, never a login', async () => {
+  it('no time at all (no verifiedAt, no stamp, or unreadable ones): TOKEN_REJECTED (too old), never a login', async () => {
     const h = await tokenApp();
     for (const [identity, stamp] of [
       [withoutVerifiedAt, undefined],
@@ -150,7 +150,7 @@ describe("a frontend token's age is judged on the service's own times", () => {
       emulator.fault({ path: VALIDATE, status: 200, body: answerWith(body, identity, stamp) });
       const res = await postToken(h, token);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 'TOKEN_TOO_OLD' });
+      expect(res.body).toEqual({ code: 'TOKEN_REJECTED' });
     }
     expect((await h.browser().get('/me')).status).toBe(401);
   });

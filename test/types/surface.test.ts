@@ -15,6 +15,7 @@ const ROOT = [
   'assessRisk',
   'channels',
   'isOtplessError',
+  'otplessFastify',
   'readLoginRecord',
   'requireIdentity',
   'requireLowRisk',

@@ -50,18 +50,14 @@ export const en = {
     'This page needs a verified contact you have not confirmed yet. Sign in with it to continue.',
   'guard.signIn': 'Sign in',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
-  'failure.MISSING_CODE':
-    'This sign-in link is incomplete. Open the link from your message again, or ask for a new one.',
-  'failure.INVALID_CODE': 'This sign-in link is not valid. Ask for a new one.',
+  'failure.INVALID_CODE':
+    'This sign-in link is incomplete or not valid. Open the link from your message again, or ask for a new one.',
   'failure.CODE_REJECTED': 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   'failure.TOKEN_REJECTED': 'Your sign-in could not be confirmed. Please sign in again.',
-  'failure.TOKEN_TOO_OLD': 'This sign-in is too old to be used. Please sign in again.',
   'failure.NO_VERIFIED_IDENTITY': 'Your e-mail address or mobile number could not be confirmed. Ask for a new link.',
   'failure.WRONG_BROWSER':
     'This sign-in link cannot be used here: it was already used, or it was opened in another browser than the one where you asked for it. Ask for a new link in this browser.',
   'failure.CROSS_SITE': 'This sign-in request did not come from this site.',
-  'failure.REQUEST_MISMATCH': 'This sign-in link does not belong to this sign-in. Ask for a new link in this browser.',
-  'failure.BINDING_FAILED': 'This sign-in link could not be matched to a sign-in in this browser. Ask for a new link.',
   'failure.FLOW_PENDING':
     'The sign-in has not been approved yet. Open the link on your phone and type the number shown here.',
   'failure.FLOW_DENIED': 'This sign-in was cancelled on the other device. Ask for a new link if you want to sign in.',

@@ -44,21 +44,15 @@ export const es: Messages = {
     'Esta página requiere un contacto verificado que todavía no confirmaste. Inicia sesión con él para continuar.',
   'guard.signIn': 'Iniciar sesión',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
-  'failure.MISSING_CODE':
-    'Este enlace de inicio de sesión está incompleto. Vuelve a abrir el enlace desde tu mensaje o pide uno nuevo.',
-  'failure.INVALID_CODE': 'Este enlace de inicio de sesión no es válido. Pide uno nuevo.',
+  'failure.INVALID_CODE':
+    'Este enlace de inicio de sesión está incompleto o no es válido. Vuelve a abrir el enlace de tu mensaje o pide uno nuevo.',
   'failure.CODE_REJECTED': 'Este enlace de inicio de sesión no es válido, ya venció o ya se usó. Pide uno nuevo.',
   'failure.TOKEN_REJECTED': 'No pudimos confirmar tu inicio de sesión. Vuelve a iniciar sesión.',
-  'failure.TOKEN_TOO_OLD': 'Este inicio de sesión es demasiado antiguo para usarse. Vuelve a iniciar sesión.',
   'failure.NO_VERIFIED_IDENTITY':
     'No pudimos confirmar tu correo electrónico ni tu número de celular. Pide un enlace nuevo.',
   'failure.WRONG_BROWSER':
     'Este enlace de inicio de sesión no se puede usar aquí: ya se usó, o se abrió en un navegador distinto del que usaste para pedirlo. Pide un enlace nuevo en este navegador.',
   'failure.CROSS_SITE': 'Esta solicitud de inicio de sesión no vino de este sitio.',
-  'failure.REQUEST_MISMATCH':
-    'Este enlace no corresponde a este inicio de sesión. Pide un enlace nuevo en este navegador.',
-  'failure.BINDING_FAILED':
-    'No pudimos relacionar este enlace con un inicio de sesión de este navegador. Pide un enlace nuevo.',
   'failure.FLOW_PENDING':
     'Todavía no se aprobó el inicio de sesión. Abre el enlace en tu celular y escribe el número que aparece aquí.',
   'failure.FLOW_DENIED':

@@ -44,19 +44,15 @@ export const id: Messages = {
     'Halaman ini memerlukan kontak terverifikasi yang belum Anda konfirmasi. Masuklah dengan kontak tersebut untuk melanjutkan.',
   'guard.signIn': 'Masuk',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
-  'failure.MISSING_CODE': 'Tautan masuk ini tidak lengkap. Buka lagi tautan dari pesan Anda, atau minta tautan baru.',
-  'failure.INVALID_CODE': 'Tautan masuk ini tidak valid. Minta tautan baru.',
+  'failure.INVALID_CODE':
+    'Tautan masuk ini tidak lengkap atau tidak valid. Buka lagi tautan dari pesan Anda, atau minta tautan baru.',
   'failure.CODE_REJECTED':
     'Tautan masuk ini tidak valid, sudah kedaluwarsa, atau sudah pernah digunakan. Minta tautan baru.',
   'failure.TOKEN_REJECTED': 'Proses masuk Anda tidak dapat dikonfirmasi. Silakan masuk lagi.',
-  'failure.TOKEN_TOO_OLD': 'Proses masuk ini sudah terlalu lama untuk digunakan. Silakan masuk lagi.',
   'failure.NO_VERIFIED_IDENTITY': 'Alamat email atau nomor ponsel Anda tidak dapat dikonfirmasi. Minta tautan baru.',
   'failure.WRONG_BROWSER':
     'Tautan masuk ini tidak dapat digunakan di sini: tautan sudah pernah digunakan, atau dibuka di browser lain, bukan di browser tempat Anda memintanya. Minta tautan baru di browser ini.',
   'failure.CROSS_SITE': 'Permintaan masuk ini tidak berasal dari situs ini.',
-  'failure.REQUEST_MISMATCH': 'Tautan masuk ini bukan untuk proses masuk ini. Minta tautan baru di browser ini.',
-  'failure.BINDING_FAILED':
-    'Tautan masuk ini tidak cocok dengan proses masuk mana pun di browser ini. Minta tautan baru.',
   'failure.FLOW_PENDING':
     'Proses masuk belum disetujui. Buka tautan di ponsel Anda dan ketik angka yang tampil di sini.',
   'failure.FLOW_DENIED': 'Proses masuk ini dibatalkan di perangkat lain. Minta tautan baru jika Anda ingin masuk.',

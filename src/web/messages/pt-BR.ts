@@ -42,17 +42,14 @@ export const ptBR: Messages = {
     'Esta página exige um contato verificado que você ainda não confirmou. Entre com ele para continuar.',
   'guard.signIn': 'Entrar',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
-  'failure.MISSING_CODE': 'Este link de login está incompleto. Abra de novo o link da sua mensagem ou peça um novo.',
-  'failure.INVALID_CODE': 'Este link de login não é válido. Peça um novo.',
+  'failure.INVALID_CODE':
+    'Este link de login está incompleto ou não é válido. Abra de novo o link da sua mensagem ou peça um novo.',
   'failure.CODE_REJECTED': 'Este link de login é inválido, expirou ou já foi usado. Peça um novo.',
   'failure.TOKEN_REJECTED': 'Não foi possível confirmar o seu login. Entre de novo.',
-  'failure.TOKEN_TOO_OLD': 'Este login é antigo demais para ser usado. Entre de novo.',
   'failure.NO_VERIFIED_IDENTITY': 'Não foi possível confirmar o seu e-mail ou número de celular. Peça um novo link.',
   'failure.WRONG_BROWSER':
     'Este link de login não pode ser usado aqui: ele já foi usado ou foi aberto em um navegador diferente daquele em que você o pediu. Peça um novo link neste navegador.',
   'failure.CROSS_SITE': 'Este pedido de login não veio deste site.',
-  'failure.REQUEST_MISMATCH': 'Este link não pertence a este login. Peça um novo link neste navegador.',
-  'failure.BINDING_FAILED': 'Não foi possível associar este link a um login neste navegador. Peça um novo link.',
   'failure.FLOW_PENDING':
     'O login ainda não foi aprovado. Abra o link no seu celular e digite o número que aparece aqui.',
   'failure.FLOW_DENIED': 'Este login foi cancelado no outro dispositivo. Peça um novo link se quiser entrar.',
