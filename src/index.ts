@@ -56,7 +56,13 @@ export type { SessionCompatOptions, LoginRecord, LoginRiskRecord, SessionLike } 
 
 // State the strategy keeps between the send and the click, and the send limits.
 export { MemoryFlowStore, RedisFlowStore } from './stores/index.js';
-export type { FlowStore, MemoryFlowStoreOptions, RedisFlowStoreOptions, RedisLike } from './stores/index.js';
+export type {
+  FlowStore,
+  MemoryFlowStoreOptions,
+  RedisClientLike,
+  RedisFlowStoreOptions,
+  RedisLike,
+} from './stores/index.js';
 export { SendLimiter } from './limits/index.js';
 export type {
   SendDecision,
@@ -125,3 +131,5 @@ export type { HttpRequest, NextFunction } from './web/request.js';
 // Native Fastify: links the reply for the callback's pages and gives the secret signals are sealed with.
 export { otplessFastify } from './web/fastify.js';
 export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './web/fastify.js';
+// What `send()`, `status()` and the guards return: Node middleware, or a Fastify handler.
+export type { HostHandler } from './web/host.js';
