@@ -1,0 +1,123 @@
+// A native Fastify app under test, in its own process (started by bench/fastify.ts):
+// - 'strategy': Fastify 5 + @fastify/secure-session + @fastify/passport + otplessFastify() +
+//   MagicLinkStrategy, set up as docs/frameworks.md shows;
+// - 'bare': Fastify 5 + @fastify/secure-session and one hand-written callback making the same
+//   upstream call (verify code) with undici and writing the same session values.
+// Both use the same session key and cookie name, so one prepared pending cookie fits either.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Authenticator } from '@fastify/passport';
+import fastifySecureSession from '@fastify/secure-session';
+import Fastify from 'fastify';
+import { Agent, request } from 'undici';
+import { MagicLinkStrategy, otplessFastify } from '../../src/index.js';
+import { CLIENT } from '../../test/helpers/harness.js';
+import { argsOf, serveCommands } from './child.js';
+
+export interface FastifyAppChildArgs {
+  mode: 'strategy' | 'bare';
+  authUrl: string;
+  userAuthUrl: string;
+}
+
+const args = argsOf<FastifyAppChildArgs>();
+const SESSION = { key: Buffer.alloc(32, 11), cookie: { path: '/', httpOnly: true } };
+/** Budgets no benchmark reaches: every send is counted, none is refused (as in the Express row). */
+const ROOMY = { limit: 1_000_000, windowSeconds: 3600 };
+
+interface User {
+  id: string;
+  email?: string;
+}
+
+async function listen(): Promise<{ server: ReturnType<typeof createServer>; url: string }> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { server, url } = await listen();
+  const strategy = new MagicLinkStrategy(
+    {
+      ...CLIENT,
+      authUrl: args.authUrl,
+      userAuthUrl: args.userAuthUrl,
+      callbackUrl: `${url}/auth/callback`,
+      limits: { perIp: ROOMY, perDestination: ROOMY },
+    },
+    async (profile): Promise<User> => ({ id: profile.id, email: profile.emails.find((e) => e.verified)?.value }),
+  );
+  const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
+  const passport = new Authenticator();
+  await app.register(fastifySecureSession, SESSION);
+  await app.register(otplessFastify({ secret: 'bench-fastify-signals-secret-0123456789' }));
+  await app.register(passport.initialize());
+  await app.register(passport.secureSession());
+  passport.use(strategy.name, strategy);
+  passport.registerUserSerializer(async (user: User) => user);
+  passport.registerUserDeserializer(async (user: User) => user);
+  app.post('/auth/magic-link', strategy.send());
+  app.get(
+    '/auth/callback',
+    { preValidation: passport.authenticate(strategy.name, { successRedirect: '/me' }) },
+    async () => ({}),
+  );
+  app.get('/me', async (request, reply) => (request.user ? { user: request.user } : reply.code(401).send({})));
+  await app.ready();
+  return {
+    url,
+    stop: async () => {
+      server.closeAllConnections();
+      await app.close();
+      await strategy.client.close();
+    },
+  };
+}
+
+async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { server, url } = await listen();
+  const agent = new Agent({ connections: 64 });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    clientId: CLIENT.clientId,
+    clientSecret: CLIENT.clientSecret,
+  };
+  const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
+  await app.register(fastifySecureSession, SESSION);
+  app.get('/auth/callback', async (req, reply) => {
+    const code = (req.query as { code?: unknown }).code;
+    if (typeof code !== 'string' || code === '') return reply.code(400).send();
+    const res = await request(`${args.authUrl}/auth/v1/verify/code`, {
+      dispatcher: agent,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ code }),
+    });
+    const verified = (await res.body.json()) as {
+      userDetails: { identities: Array<{ identityType: string; identityValue: string }> };
+    };
+    if (res.statusCode !== 200) return reply.code(502).send();
+    const email = verified.userDetails.identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
+    // What the strategy leaves: @fastify/passport's user and the small login record.
+    const session = req.session as unknown as { set(key: string, value: unknown): void };
+    session.set('passport', { id: email, email });
+    session.set('otpless', { v: 1, id: email, verified: ['EMAIL'] });
+    return reply.redirect('/me');
+  });
+  await app.ready();
+  return {
+    url,
+    stop: async () => {
+      server.closeAllConnections();
+      await app.close();
+      await agent.close();
+    },
+  };
+}
+
+const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
+serveCommands({ cpu: () => process.cpuUsage() }, { url: app.url }, app.stop);
