@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CLIENT_BENCH_DEFAULTS, runClientBench } from './client.js';
 import { EVENTS_BENCH_DEFAULTS, runEventsBench } from './events.js';
+import { FASTIFY_LOGIN_BENCH_DEFAULTS, runFastifyLoginBench } from './fastify.js';
 import { GUARD_BENCH_DEFAULTS, runGuardBench } from './guard.js';
 import { HANDOFF_BENCH_DEFAULTS, runHandoffBench } from './handoff.js';
 import { LIMITS_BENCH_DEFAULTS, runLimitsBench } from './limits.js';
@@ -58,6 +59,12 @@ rows.push(
     quick
       ? { ...LOGIN_BENCH_DEFAULTS, logins: 500, rounds: 1, warmup: 200, enrichLogins: 50 }
       : { ...LOGIN_BENCH_DEFAULTS, logins: 1_500, rounds: 5, warmup: 500 },
+    log,
+  )),
+);
+rows.push(
+  ...(await runFastifyLoginBench(
+    quick ? { ...FASTIFY_LOGIN_BENCH_DEFAULTS, logins: 500, rounds: 1, warmup: 200 } : FASTIFY_LOGIN_BENCH_DEFAULTS,
     log,
   )),
 );
