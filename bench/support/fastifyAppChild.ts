@@ -2,7 +2,7 @@
 // - 'strategy': Fastify 5 + @fastify/secure-session + @fastify/passport + otplessFastify() +
 //   MagicLinkStrategy, set up as docs/frameworks.md shows;
 // - 'bare': Fastify 5 + @fastify/secure-session and one hand-written callback making the same
-//   upstream call (verify code) with undici and writing the same session values.
+//   upstream call (verify code) with undici and writing the same session (the old one cleared).
 // Both use the same session key and cookie name, so one prepared pending cookie fits either.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -103,7 +103,10 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
     if (res.statusCode !== 200) return reply.code(502).send();
     const email = verified.userDetails.identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
     // What the strategy leaves: @fastify/passport's user and the small login record.
-    const session = req.session as unknown as { set(key: string, value: unknown): void };
+    const session = req.session as unknown as { set(key: string, value: unknown): void; data(): object | undefined };
+    // A new session, as @fastify/passport's login makes it (clearSessionOnLogin): the pending
+    // link goes, and the cookie written is the same size as the strategy app's.
+    for (const key of Object.keys(session.data() ?? {})) session.set(key, undefined);
     session.set('passport', { id: email, email });
     session.set('otpless', { v: 1, id: email, verified: ['EMAIL'] });
     return reply.redirect('/me');
