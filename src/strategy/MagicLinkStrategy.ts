@@ -58,6 +58,14 @@ interface VerifiedLogin {
   signalsAt?: number | undefined;
 }
 
+/**
+ * A session store in this process's memory: express-session's MemoryStore, or @fastify/session's
+ * default `Store` (a class named `Store` keeping sessions in a Map under `store`).
+ */
+function isMemorySessionStore(store: object): boolean {
+  return store.constructor?.name === 'MemoryStore' || (store as { store?: unknown }).store instanceof Map;
+}
+
 /** Strategies (by their settings) whose first request has been looked at for shared sessions. */
 const stateChecked = new WeakSet<ResolvedStrategyOptions>();
 
@@ -161,7 +169,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (stateChecked.has(this.settings)) return;
     stateChecked.add(this.settings);
     const sessionStore = (req as { sessionStore?: object }).sessionStore;
-    if (this.settings.sharedState || !sessionStore || sessionStore.constructor?.name === 'MemoryStore') return;
+    if (this.settings.sharedState || !sessionStore || isMemorySessionStore(sessionStore)) return;
     warnOnce(
       'OTPLESS_STATE_IN_MEMORY',
       'passport-otpless: sessions are in a shared store but sign-in flows, used tokens and send limits are in ' +

@@ -1,5 +1,6 @@
 // Shared state in practice: the warning when sessions are shared and state is not, and Redis
 // stopped in the middle of a flow (a clear 503, nothing half-written, a retry that works).
+import { MemoryStore as FastifySessionMemory } from '@fastify/session';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,11 +48,11 @@ describe.skipIf(!hasRedisServer())('shared state', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function app(store: boolean): Promise<Harness> {
+  async function app(store: boolean, sessionStore?: object): Promise<Harness> {
     const h = await startHarness({
       emulator,
       session: 'express',
-      sessionStore: new RedisStore({ client, prefix: `sess-${harnesses.length}:` }),
+      sessionStore: (sessionStore ?? new RedisStore({ client, prefix: `sess-${harnesses.length}:` })) as RedisStore,
       strategy: store ? { store: client } : {},
     });
     harnesses.push(h);
@@ -61,6 +62,11 @@ describe.skipIf(!hasRedisServer())('shared state', () => {
   it('sessions in Redis with flows in memory: one warning at the first request names the store option', async () => {
     const shared = await app(true);
     await shared.browser().post('/auth/magic-link').set('accept', 'application/json').send({ email: 'w1@example.com' });
+    await settle();
+    expect(warnings).not.toContain('OTPLESS_STATE_IN_MEMORY');
+    // @fastify/session's default store keeps sessions in this process too: nothing is shared.
+    const local = await app(false, new FastifySessionMemory());
+    await local.browser().post('/auth/magic-link').set('accept', 'application/json').send({ email: 'w0@example.com' });
     await settle();
     expect(warnings).not.toContain('OTPLESS_STATE_IN_MEMORY');
     const alone = await app(false);
