@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -15,7 +15,6 @@ import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 import { CLIENT as HARNESS_CLIENT, lastLinkTo, startHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const RESULTS = fileURLToPath(new URL('../../test-results/a11y/', import.meta.url));
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 860 };
@@ -62,7 +61,7 @@ if (!existsSync(CHROMIUM)) {
       strategy: { confirm: true },
       routes: (app) => app.get('/payments', requireLowRisk(), (_req, res) => res.send('ok')),
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const CLIENT = { clientId: 'e2e-demo-client', clientSecret: 'e2e-demo-secret-value' };
 
@@ -35,17 +34,7 @@ if (!existsSync(CHROMIUM)) {
       // Every test signs in from 127.0.0.1: the per-IP limit would stop the suite, not a person.
       limits: { perIp: { limit: 100, windowSeconds: 60 }, perDestination: { limit: 3, windowSeconds: 600 } },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -4,15 +4,14 @@
 // desktop's waiting page goes on by itself and lands signed in. Once per session plugin.
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startFastifyApp } from './fastifyApp.js';
 import type { FastifyApp, FastifySessionKind } from './fastifyApp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const RESULTS = fileURLToPath(new URL('../../test-results/fastify/', import.meta.url));
 const CLIENT = { clientId: 'e2e-fastify-client', clientSecret: 'e2e-fastify-secret-value' };
 const DESKTOP = { width: 1200, height: 860 };
@@ -33,17 +32,7 @@ if (!existsSync(CHROMIUM)) {
   beforeAll(async () => {
     mkdirSync(RESULTS, { recursive: true });
     emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
