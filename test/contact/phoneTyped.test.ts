@@ -9,6 +9,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
 import { readTypedPhone } from '../../src/contact/phone.js';
+import { fuzzParams } from '../helpers/fuzzRuns.js';
 
 describe('the numbers of the issue', () => {
   it.each([
@@ -149,11 +150,16 @@ describe('every region’s example mobile, typed the ways people type', () => {
           expect([undefined, region.e164]).toContain(reading.e164);
         },
       ),
-      { numRuns: 10_000 },
+      // A fixed seed in `npm test` (nothing to flake); FUZZ_RUNS=n hunts on new seeds.
+      fuzzParams(10_000),
     );
     console.info(`any country (fast-check): ${tally.tries} tries, ${tally.read} read, ${tally.refused} refused`);
     expect(tally.read).toBeGreaterThan(0);
   });
+
+  // Found by a new seed (-1531660223): a Japanese mobile typed in Hong Kong behind one of HK's
+  // international prefixes reads as +1 9012345678, another person's number. Open in issue 20.
+  it.todo('JP +81 90 1234 5678 typed in HK with an international prefix: never read as +1 9012345678');
 
   it('without a default country: `+` forms read, every other form is refused', () => {
     let tries = 0;
