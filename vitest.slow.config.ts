@@ -14,6 +14,8 @@ export default defineConfig({
       'test/risk/properties.test.ts',
       'test/risk/dropped.test.ts',
       'test/client/shapes.fuzz.test.ts',
+      'test/contact/phoneDialled.test.ts',
+      'test/contact/phoneTyped.test.ts',
     ],
     env: { OTPLESS_TESTS_THOROUGH: '1' },
     testTimeout: 900_000,

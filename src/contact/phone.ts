@@ -6,7 +6,7 @@
  *
  * Every number that leaves this file is E.164: `+` and digits, e.g. `+919876543210`.
  */
-import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isSupportedCountry, Metadata, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { CountryCode, NumberType } from 'libphonenumber-js/max';
 
 /**
@@ -93,8 +93,60 @@ export function isCountryCode(value: unknown): value is CountryCode {
 export function readTypedPhone(input: unknown, defaultCountry?: CountryCode): PhoneReading {
   const typed = typedText(input);
   if (typed === undefined) return { problem: 'format' };
-  if (!typed.startsWith('+') && defaultCountry === undefined) return { problem: 'countryCode' };
-  return check(parsePhoneNumberFromString(typed, { defaultCountry, extract: false }));
+  if (typed.startsWith('+')) return check(parsePhoneNumberFromString(typed, { extract: false }));
+  if (defaultCountry === undefined) return { problem: 'countryCode' };
+  const reading = check(parsePhoneNumberFromString(typed, { defaultCountry, extract: false }));
+  return dialledReading(typed, defaultCountry, reading);
+}
+
+/**
+ * Where a country's international prefixes nest (Hong Kong dials `00` and `008`, Bolivia `00`
+ * and `001x`), the digits after them can be split two ways, and the library takes the longest
+ * prefix: `00 81 90 1234 5678` typed in Hong Kong (Japan, after `00`) reads as `008` and
+ * `1 901 234 5678`, a US number. Every split is read here. One valid number: that one. The
+ * person's own grouping decides between several when the first group is itself a prefix
+ * (`00 81 ...`); otherwise several different numbers are refused (`countryCode`: typed with `+`
+ * it is unambiguous) rather than one of them guessed.
+ */
+function dialledReading(typed: string, country: CountryCode, reading: PhoneReading): PhoneReading {
+  const idd = internationalPrefix(country);
+  const digits = typed.replace(/[ ()./-]/g, '');
+  const splits: number[] = [];
+  for (let length = 1; length <= Math.min(MAX_PREFIX_DIGITS, digits.length - 1); length += 1) {
+    if (idd.test(digits.slice(0, length))) splits.push(length);
+  }
+  if (splits.length === 0) return reading;
+  const firstGroup = /^[0-9]+/.exec(typed)?.[0] ?? '';
+  if (firstGroup.length < digits.length && splits.includes(firstGroup.length)) {
+    return check(parsePhoneNumberFromString(`+${digits.slice(firstGroup.length)}`, { extract: false }));
+  }
+  const numbers = new Set<string>();
+  if (reading.e164 !== undefined) numbers.add(reading.e164);
+  for (const length of splits) {
+    const split = check(parsePhoneNumberFromString(`+${digits.slice(length)}`, { extract: false }));
+    if (split.e164 !== undefined) numbers.add(split.e164);
+  }
+  if (numbers.size > 1) return { problem: 'countryCode' };
+  const [only] = numbers;
+  return only !== undefined ? { e164: only } : reading;
+}
+
+/** International prefixes in the library's metadata are at most 5 digits (`0011`, `00xx`, `8~10`). */
+const MAX_PREFIX_DIGITS = 5;
+const prefixPatterns = new Map<CountryCode, RegExp>();
+const metadata = new Metadata();
+
+/** The country's international-prefix pattern, whole-string, from the library's metadata. */
+function internationalPrefix(country: CountryCode): RegExp {
+  let pattern = prefixPatterns.get(country);
+  if (pattern === undefined) {
+    metadata.selectNumberingPlan(country);
+    const source = metadata.numberingPlan?.IDDPrefix() ?? '';
+    // No prefix in the metadata: a pattern that matches nothing.
+    pattern = source === '' ? /(?!)/ : new RegExp(`^(?:${source})$`);
+    prefixPatterns.set(country, pattern);
+  }
+  return pattern;
 }
 
 /**

@@ -7,6 +7,9 @@
  * - `FUZZ_RUNS=n` overrides both (new seed each run), for a long hunt.
  */
 const thorough = process.env.OTPLESS_TESTS_THOROUGH === '1';
+
+/** True in `npm run test:slow`: sweeps run over every case instead of a chosen part. */
+export const THOROUGH = thorough;
 const given = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
 
 /** The fixed seed of the quick runs. */
