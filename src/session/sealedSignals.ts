@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { deriveKey, openJson, sealJson, UNOPENED } from '../crypto.js';
 import { OtplessSetupError } from '../errors.js';
 
 /**
@@ -41,7 +41,7 @@ function keyOf(secret: string): Buffer {
   let key = KEYS.get(secret);
   if (!key) {
     // A key of its own for this purpose, so the cookie-signing key is never used to encrypt.
-    key = Buffer.from(hkdfSync('sha256', secret, 'passport-otpless', 'login record signals v1', 32));
+    key = deriveKey(secret, 'login record signals v1');
     if (KEYS.size >= MAX_KEYS) KEYS.clear();
     KEYS.set(secret, key);
   }
@@ -66,11 +66,7 @@ export function missingSecretError(): OtplessSetupError {
 export function sealValue(req: object, value: unknown, context: string): string {
   const secret = sealSecretsOf(req)[0];
   if (secret === undefined) throw missingSecretError();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), iv);
-  cipher.setAAD(Buffer.from(context, 'utf8'));
-  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+  return sealJson(keyOf(secret), value, context);
 }
 
 /** What `openValue` gives when no secret of this request opens the value (rotated out, altered). */
@@ -131,18 +127,11 @@ function deepFreeze(value: unknown): unknown {
   return value;
 }
 
+/** The first secret that opens it wins; a rotated-out or altered value is `UNREADABLE`. */
 function open(secrets: readonly string[], sealed: string, context: string): unknown {
-  const [iv, tag, body, extra] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body || extra || iv.length !== 12 || tag.length !== 16) return UNREADABLE;
   for (const secret of secrets) {
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), iv);
-      decipher.setAAD(Buffer.from(context, 'utf8'));
-      decipher.setAuthTag(tag);
-      return JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8'));
-    } catch {
-      // Not this secret (or altered): try the next one.
-    }
+    const value = openJson(keyOf(secret), sealed, context);
+    if (value !== UNOPENED) return value;
   }
   return UNREADABLE;
 }
