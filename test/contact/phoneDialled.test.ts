@@ -5,33 +5,12 @@
 // suite dials from the countries whose prefixes nest (where the misreads were) and the issue's
 // long-prefix countries; `npm run
 // test:slow` from every country (about 660,000 readings).
-import { getCountries, getExampleNumber, Metadata } from 'libphonenumber-js/max';
-import type { CountryCode } from 'libphonenumber-js/max';
+import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
 import { readTypedPhone } from '../../src/contact/phone.js';
 import { THOROUGH } from '../helpers/fuzzRuns.js';
-
-const metadata = new Metadata();
-const byPattern = new Map<string, string[]>();
-/** Every digit string of 1 to 5 digits the country's international-prefix pattern matches. */
-function internationalPrefixes(country: CountryCode): string[] {
-  metadata.selectNumberingPlan(country);
-  const pattern = metadata.numberingPlan?.IDDPrefix() ?? '';
-  let found = byPattern.get(pattern);
-  if (found === undefined) {
-    found = [];
-    const whole = new RegExp(`^(?:${pattern})$`);
-    for (let length = 1; pattern !== '' && length <= 5; length += 1) {
-      for (let n = 0; n < 10 ** length; n += 1) {
-        const digits = String(n).padStart(length, '0');
-        if (whole.test(digits)) found.push(digits);
-      }
-    }
-    byPattern.set(pattern, found);
-  }
-  return found;
-}
+import { internationalPrefixes } from '../helpers/internationalPrefixes.js';
 
 /** A prefix that begins another of the same country's prefixes. */
 const nests = (prefixes: string[]): boolean => prefixes.some((a) => prefixes.some((b) => b !== a && b.startsWith(a)));

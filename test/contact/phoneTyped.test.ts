@@ -4,12 +4,13 @@
 // example's E.164 or is refused; none becomes another number. The prefixes come from the
 // library's metadata (the rule under test must not invent any).
 import fc from 'fast-check';
-import { getCountries, getExampleNumber, Metadata } from 'libphonenumber-js/max';
+import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
 import { readTypedPhone } from '../../src/contact/phone.js';
 import { fuzzParams, fuzzRuns } from '../helpers/fuzzRuns.js';
+import { internationalPrefixes } from '../helpers/internationalPrefixes.js';
 
 describe('the numbers of the issue', () => {
   it.each([
@@ -32,28 +33,6 @@ describe('the numbers of the issue', () => {
 });
 
 // ---------------------------------------------------------------- every region
-
-const metadata = new Metadata();
-const iddCache = new Map<string, string[]>();
-/** Every digit string of 1 to 5 digits the country's international-prefix pattern matches. */
-function internationalPrefixes(country: CountryCode): string[] {
-  metadata.selectNumberingPlan(country);
-  const pattern = metadata.numberingPlan?.IDDPrefix() ?? '';
-  const cached = iddCache.get(pattern);
-  if (cached) return cached;
-  const whole = new RegExp(`^(?:${pattern})$`);
-  const found: string[] = [];
-  if (pattern !== '') {
-    for (let length = 1; length <= 5; length += 1) {
-      for (let n = 0; n < 10 ** length; n += 1) {
-        const digits = String(n).padStart(length, '0');
-        if (whole.test(digits)) found.push(digits);
-      }
-    }
-  }
-  iddCache.set(pattern, found);
-  return found;
-}
 
 interface Region {
   country: CountryCode;
