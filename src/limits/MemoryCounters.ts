@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from './keys.js';
 
 /**
  * Send counts in memory, compact: a busy process counts thousands of destinations at once, each
@@ -32,9 +32,9 @@ export interface CountKey {
 
 /** The table's key for `key` (hashed: the table keeps no address, number or IP). */
 export function countKey(key: string): CountKey {
-  const digest = createHash('sha256').update(key).digest();
-  const hi = digest.readUInt32BE(0);
-  const lo = digest.readUInt32BE(4);
+  const digest = sha256(key, 'hex');
+  const hi = Number.parseInt(digest.slice(0, 8), 16);
+  const lo = Number.parseInt(digest.slice(8, 16), 16);
   return { hi, lo: hi === 0 && lo === 0 ? 1 : lo };
 }
 
