@@ -41,7 +41,10 @@ for i = first, #KEYS, 2 do
   if pn >= limit then return {i + 1, redis.call('PTTL', KEYS[i + 1])} end
   seen[i] = {d ~= false, dn, de, pn}
 end
-if first == 2 and redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+-- A count given back to zero keeps its window: only a new key starts one.
+if first == 2 and redis.call('INCR', KEYS[1]) == 1 and redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
 for i = first, #KEYS, 2 do
   local s = seen[i]
   if s[1] then

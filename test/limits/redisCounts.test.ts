@@ -133,6 +133,36 @@ describe.skipIf(!hasRedisServer())('send limits on one redis-server', () => {
       expect(ttl).toBeLessThanOrEqual(900_000);
     }
   });
+  it('refuses at once, with the store error, while the client is not connected (either client)', async () => {
+    const node = createClient({ url: server.url });
+    await node.connect();
+    node.destroy();
+    const io = new Redis(server.url, { lazyConnect: true });
+    const limiters = [
+      new SendLimiter({ redis: node, prefix: 'down:' }),
+      new SendLimiter({}, { redis: redisCommandsOf(io)!, prefix: 'down:' }),
+    ];
+    for (const limiter of limiters) {
+      await expect(limiter.take('203.0.113.60', ['down@redis.example'])).rejects.toThrow(
+        /send limits: the store failed \(the Redis client is not connected\)/,
+      );
+      await expect(limiter.resetDestination('down@redis.example')).rejects.toThrow(/store failed/);
+    }
+  });
+
+  it('a count given back to zero keeps its window: the next send does not start a new one', async () => {
+    const prefix = `t:${randomUUID()}:`;
+    const limiter = new SendLimiter({ redis: await nodeRedis(), prefix, perIp: { limit: 5, windowSeconds: 600 } });
+    const first = await limiter.take('203.0.113.50', ['zero@redis.example']);
+    const [ipKey] = await admin.keys(`${prefix}i:*`);
+    // The window as if it had started long ago: 100 s left of 600.
+    await admin.pExpire(ipKey!, 100_000);
+    if (first.allowed) await first.refund();
+    expect(await admin.get(ipKey!)).toBe('0');
+    await limiter.take('203.0.113.50', ['zero@redis.example']);
+    expect(await admin.get(ipKey!)).toBe('1');
+    expect(await admin.pTTL(ipKey!)).toBeLessThanOrEqual(100_000);
+  });
 });
 
 describe.skipIf(!hasRedisServer() || !existsSync(REDIS_CLI))('send limits on a three-master Redis Cluster', () => {
