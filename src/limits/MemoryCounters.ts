@@ -57,10 +57,30 @@ export class MemoryCounters {
 
   /** The live count of `key`, or `NONE`. */
   read(key: CountKey, now: number): CountRead {
+    const i = this.live(key, now);
+    if (i < 0) return NONE;
+    return { count: this.countAt(i), epoch: this.epochAt(i), endsAt: this.endsAt(i) };
+  }
+
+  /**
+   * The slot of the live count of `key`, or -1: read with `countAt`, `epochAt` and `endsAt`
+   * before the next change (a change may move counts). Spares `read`'s object on the hot path.
+   */
+  live(key: CountKey, now: number): number {
     const i = this.#find(key);
-    if (this.#isEmpty(i) || this.#ends[i]! <= now) return NONE;
-    const w = i * FIELDS;
-    return { count: this.#words[w + 2]!, epoch: this.#words[w + 3]!, endsAt: this.#ends[i]! };
+    return this.#isEmpty(i) || this.#ends[i]! <= now ? -1 : i;
+  }
+
+  countAt(slot: number): number {
+    return slot < 0 ? 0 : this.#words[slot * FIELDS + 2]!;
+  }
+
+  epochAt(slot: number): number {
+    return slot < 0 ? 0 : this.#words[slot * FIELDS + 3]!;
+  }
+
+  endsAt(slot: number): number {
+    return slot < 0 ? 0 : this.#ends[slot]!;
   }
 
   /**

@@ -24,24 +24,31 @@ export class MemoryLimitCounts implements LimitCounts {
   private takeNow(send: SendCounts): CountsTaken {
     const now = this.now();
     const { counters } = this;
-    const ip = send.ip && { ...send.ip, at: countKey(send.ip.key) };
-    if (ip) {
-      const count = counters.read(ip.at, now);
-      if (count.count >= ip.limit) return { allowed: false, at: 'ip', retryAfterMs: count.endsAt - now };
+    // Every count is read before any is written: a refused send counts nowhere.
+    const ipAt = send.ip && countKey(send.ip.key);
+    if (send.ip && ipAt) {
+      const slot = counters.live(ipAt, now);
+      if (counters.countAt(slot) >= send.ip.limit) {
+        return { allowed: false, at: 'ip', retryAfterMs: counters.endsAt(slot) - now };
+      }
     }
     const destinations: Array<{ at: CountKey; pair: CountKey; epoch: number; windowMs: number }> = [];
-    for (const [index, d] of send.destinations.entries()) {
+    for (let index = 0; index < send.destinations.length; index++) {
+      const d = send.destinations[index]!;
       const at = countKey(d.key);
-      const total = counters.read(at, now);
-      if (total.count >= d.total) return { allowed: false, at: index, retryAfterMs: total.endsAt - now };
-      const pair = countKey(d.pair);
-      const own = counters.read(pair, now);
-      if (own.epoch === total.epoch && own.count >= d.limit) {
-        return { allowed: false, at: index, retryAfterMs: own.endsAt - now };
+      const total = counters.live(at, now);
+      if (counters.countAt(total) >= d.total) {
+        return { allowed: false, at: index, retryAfterMs: counters.endsAt(total) - now };
       }
-      destinations.push({ at, pair, epoch: total.epoch, windowMs: d.windowMs });
+      const epoch = counters.epochAt(total);
+      const pair = countKey(d.pair);
+      const own = counters.live(pair, now);
+      if (counters.epochAt(own) === epoch && counters.countAt(own) >= d.limit) {
+        return { allowed: false, at: index, retryAfterMs: counters.endsAt(own) - now };
+      }
+      destinations.push({ at, pair, epoch, windowMs: d.windowMs });
     }
-    if (ip) counters.add(ip.at, 0, ip.windowMs, now);
+    if (send.ip && ipAt) counters.add(ipAt, 0, send.ip.windowMs, now);
     for (const d of destinations) {
       counters.add(d.at, d.epoch, d.windowMs, now);
       counters.add(d.pair, d.epoch, d.windowMs, now);
@@ -51,7 +58,7 @@ export class MemoryLimitCounts implements LimitCounts {
       if (refunded) return Promise.resolve();
       refunded = true;
       const later = this.now();
-      if (ip) counters.subtract(ip.at, later);
+      if (ipAt) counters.subtract(ipAt, later);
       for (const d of destinations) {
         counters.subtract(d.at, later);
         counters.subtract(d.pair, later);
