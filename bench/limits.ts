@@ -187,7 +187,7 @@ export async function runLimitsBench(
         addedP50Ms: p50('redis') - p50('off'),
         addedAppCpuMicrosPerSend: cpu('redis') - cpu('off'),
         takeMicros: median(takes.redis),
-        note: 'a local redis-server on loopback: two round trips per send (IP, then destination); takeMicros alone, in process',
+        note: 'a local redis-server on loopback: one script call per send (IP, destination and pair); takeMicros alone, in process',
       },
     });
     redisRow.ratio = median(cpuRatios('redis'));

@@ -79,7 +79,7 @@ export async function runMemoryBench(
   );
   const client = new OtplessClient({ ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl });
   const agent = new Agent({ connections: 64 });
-  const heaps: Record<number, { app: number; emulator: number; outbox: number }> = {};
+  const heaps: Record<number, { app: number; appArrayBuffers: number; emulator: number; outbox: number }> = {};
   const sampled: string[] = [];
   let done = 0;
   let probes: { atEnd: Probe; afterSweep: Probe };
@@ -100,6 +100,8 @@ export async function runMemoryBench(
       }
       heaps[checkpoint] = {
         app: (await app.call<number>('heapUsed')) / MB,
+        // After the GCs of heapUsed: what the app holds in typed arrays (the limits' table).
+        appArrayBuffers: (await app.call<number>('arrayBuffers')) / MB,
         emulator: ((await emulator.heapUsed()) ?? 0) / MB,
         outbox: await emulator.outboxSize(),
       };
@@ -119,7 +121,7 @@ export async function runMemoryBench(
   }
   const seconds = (performance.now() - started) / 1000;
   const [first, middle, last] = options.checkpoints as [number, number, number];
-  const h = (n: number) => heaps[n] as { app: number; emulator: number; outbox: number };
+  const h = (n: number) => heaps[n] as { app: number; appArrayBuffers: number; emulator: number; outbox: number };
   return [
     row({
       id: 'memory.app',
@@ -134,6 +136,7 @@ export async function runMemoryBench(
         heapsMB: heaps,
         growthMB: h(last).app - h(first).app,
         growthFromMiddleMB: h(last).app - h(middle).app,
+        arrayBuffersGrowthMB: h(last).appArrayBuffers - h(first).appArrayBuffers,
         logins: last,
         seconds,
         loginsPerSecond: last / seconds,

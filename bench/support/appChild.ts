@@ -156,4 +156,13 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
 }
 
 const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
-serveCommands({ heapUsed: () => heapAfterGc(), cpu: () => process.cpuUsage() }, { url: app.url }, app.stop);
+serveCommands(
+  {
+    heapUsed: () => heapAfterGc(),
+    // Typed arrays' buffers are outside heapUsed: the limits' memory store keeps its table there.
+    arrayBuffers: () => process.memoryUsage().arrayBuffers,
+    cpu: () => process.cpuUsage(),
+  },
+  { url: app.url },
+  app.stop,
+);

@@ -1,13 +1,14 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { checkSendLimits } from './options.js';
 import type { SendLimit, SendLimitsOptions } from './options.js';
-import { destinationIpKey, destinationKey, hashedKey, ipKey } from './keys.js';
+import { destinationIpKey, destinationKey, ipKey } from './keys.js';
+import type { LimitCounts, SendCounts } from './counts.js';
+import { MemoryLimitCounts } from './memoryLimits.js';
+import { RedisLimitCounts } from './redisLimits.js';
 import type { RedisCommands } from '../stores/redis.js';
 
 /** The Redis the strategy's `store` option was given: limits count there, under its prefix. */
 export interface SharedLimitStore {
-  redis: RedisCommands;
+  redis: Pick<RedisCommands, 'client' | 'kind'>;
   prefix: string;
 }
 
@@ -39,12 +40,10 @@ export type SendDecision =
  */
 export const DESTINATION_TOTAL_FACTOR = 3;
 
-/** A store call that has not answered by then has failed: the send must not hang on it. */
-const STORE_DEADLINE_MS = 2_000;
-
 /**
- * Send limits per client IP and per destination, on rate-limiter-flexible: in memory (one
- * process), or in Redis through the app's node-redis client so every instance shares the counts.
+ * Send limits per client IP and per destination, in fixed windows: in memory (one process, a
+ * compact table swept as it goes), or in Redis through the app's client so every instance
+ * shares the counts (one script call per send).
  * `MagicLinkStrategy` builds one from its `limits` option; build one yourself to share it
  * between strategies or to reset a destination from your own code.
  *
@@ -58,46 +57,25 @@ export class SendLimiter {
   readonly perDestination: Readonly<SendLimit> | false;
   /** The budget per client IP, or `false` when not limited. */
   readonly perIp: Readonly<SendLimit> | false;
-  private readonly byIp: RateLimiterAbstract | undefined;
-  private readonly byDestination: RateLimiterAbstract | undefined;
-  private readonly byDestinationAndIp: RateLimiterAbstract | undefined;
-  /** How often each destination was reset in the window: part of its pairs' keys, so a reset ends them all. */
-  private readonly resets: RateLimiterAbstract | undefined;
-  /** Redis: keys hashed, calls bounded in time. Memory: neither is needed (no I/O, nothing shared). */
-  private readonly shared: boolean;
+  readonly #counts: LimitCounts;
 
-  constructor(options: SendLimitsOptions = {}, store?: SharedLimitStore) {
+  /**
+   * @param store the strategy's `store` Redis (internal: `MagicLinkStrategy` passes it)
+   * @param clock the time in ms for the memory store (internal: tests move it)
+   */
+  constructor(options: SendLimitsOptions = {}, store?: SharedLimitStore, clock: () => number = Date.now) {
     const resolved = checkSendLimits('SendLimiter', options);
     this.perDestination = resolved.perDestination;
     this.perIp = resolved.perIp;
-    // `limits.redis` names a client of its own; otherwise the strategy's `store` is used.
-    const client = resolved.redis ?? store?.redis.client;
-    const prefix = resolved.redis || options.prefix !== undefined || !store ? resolved.prefix : `${store.prefix}limit:`;
-    this.shared = client !== undefined;
-    const build = (limit: Readonly<SendLimit> | false, name: string): RateLimiterAbstract | undefined => {
-      if (limit === false) return undefined;
-      const common = { points: limit.limit, duration: limit.windowSeconds, keyPrefix: `${prefix}${name}` };
-      if (!client) return new RateLimiterMemory(common);
-      // rejectIfRedisNotReady: while the client is reconnecting, node-redis would queue the
-      // command and the send would hang; refusing at once lets the send fail closed quickly.
-      return new RateLimiterRedis({
-        ...common,
-        storeClient: client,
-        useRedisPackage: resolved.redis !== undefined || store?.redis.kind === 'node-redis',
-        rejectIfRedisNotReady: true,
-      });
-    };
-    this.byIp = build(this.perIp, 'ip');
-    const perDestination = this.perDestination;
-    this.byDestinationAndIp = build(perDestination, 'dip');
-    this.resets = build(
-      perDestination && { limit: Number.MAX_SAFE_INTEGER, windowSeconds: perDestination.windowSeconds },
-      'rst',
-    );
-    this.byDestination = build(
-      perDestination && { ...perDestination, limit: perDestination.limit * DESTINATION_TOTAL_FACTOR },
-      'dst',
-    );
+    // `limits.redis` names a client of its own (node-redis); otherwise the strategy's `store` is used.
+    if (resolved.redis) {
+      this.#counts = new RedisLimitCounts({ client: resolved.redis, kind: 'node-redis' }, resolved.prefix);
+    } else if (store) {
+      const prefix = options.prefix !== undefined ? resolved.prefix : `${store.prefix}limit:`;
+      this.#counts = new RedisLimitCounts(store.redis, prefix);
+    } else {
+      this.#counts = new MemoryLimitCounts(clock);
+    }
   }
 
   /**
@@ -111,40 +89,35 @@ export class SendLimiter {
    * if (!decision.allowed) res.set('Retry-After', String(decision.retryAfterSeconds)).status(429).end();
    */
   async take(ip: string | undefined, destinations: readonly string[]): Promise<SendDecision> {
-    const taken: Array<{ limiter: RateLimiterAbstract; key: string }> = [];
-    const refund = () => this.refund(taken);
-    const steps: Array<{ limiter: RateLimiterAbstract | undefined; key: string; by: SendLimitedBy; pair?: string }> = [
-      { limiter: this.byIp, key: this.key(ipKey(ip)), by: 'ip' },
-      ...destinations.map((d) => ({
-        limiter: this.byDestination,
-        key: this.key(destinationKey(d)),
-        by: (d.includes('@') ? 'email' : 'mobile') as SendLimitedBy,
-        pair: destinationIpKey(d, ip),
-      })),
-    ];
-    for (const { limiter, key, by, pair } of steps) {
-      if (!limiter) continue;
-      try {
-        await this.call(limiter.consume(key, 1));
-        taken.push({ limiter, key });
-        if (pair !== undefined && this.byDestinationAndIp && this.resets) {
-          // A reset of the destination (support, or a login that went through) starts every
-          // pair afresh: the pairs' keys carry the count of resets.
-          const resets = (await this.call(this.resets.get(key)))?.consumedPoints ?? 0;
-          const pairKey = this.key(`${pair}#${resets}`);
-          await this.call(this.byDestinationAndIp.consume(pairKey, 1));
-          taken.push({ limiter: this.byDestinationAndIp, key: pairKey });
-        }
-      } catch (err) {
-        // Refused budgets and a failed store alike: what was taken for this send goes back.
-        await refund();
-        if (err instanceof RateLimiterRes) {
-          return { allowed: false, by, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
-        }
-        throw storeError(err);
+    const send: SendCounts = { destinations: [] };
+    const { perIp, perDestination } = this;
+    if (perIp) send.ip = { key: ipKey(ip), limit: perIp.limit, windowMs: perIp.windowSeconds * 1000 };
+    const kinds: SendLimitedBy[] = [];
+    if (perDestination) {
+      for (const d of destinations) {
+        const key = destinationKey(d);
+        // Two ways of writing one destination in one send are one send to it.
+        if (send.destinations.some((s) => s.key === key)) continue;
+        send.destinations.push({
+          key,
+          pair: destinationIpKey(d, ip),
+          total: perDestination.limit * DESTINATION_TOTAL_FACTOR,
+          limit: perDestination.limit,
+          windowMs: perDestination.windowSeconds * 1000,
+        });
+        kinds.push(d.includes('@') ? 'email' : 'mobile');
       }
     }
-    return { allowed: true, refund };
+    if (!send.ip && send.destinations.length === 0) return { allowed: true, refund: () => Promise.resolve() };
+    let taken;
+    try {
+      taken = await this.#counts.take(send);
+    } catch (err) {
+      throw storeError(err);
+    }
+    if (taken.allowed) return taken;
+    const by = taken.at === 'ip' ? 'ip' : (kinds[taken.at] ?? 'email');
+    return { allowed: false, by, retryAfterSeconds: Math.max(1, Math.ceil(taken.retryAfterMs / 1000)) };
   }
 
   /**
@@ -157,37 +130,13 @@ export class SendLimiter {
    * await limiter.resetDestination('Ada@Example.com'); // also clears 'ada+news@example.com'
    */
   async resetDestination(destination: string): Promise<void> {
-    if (!this.byDestination || !this.resets || typeof destination !== 'string') return;
+    if (!this.perDestination || typeof destination !== 'string') return;
     try {
-      const key = this.key(destinationKey(destination));
-      await this.call(this.resets.consume(key, 1));
-      await this.call(this.byDestination.delete(key));
+      await this.#counts.reset(destinationKey(destination), this.perDestination.windowSeconds * 1000);
     } catch (err) {
       throw storeError(err);
     }
   }
-
-  /** Best effort: a refund that fails leaves the send counted, which errs on the safe side. */
-  private async refund(taken: Array<{ limiter: RateLimiterAbstract; key: string }>): Promise<void> {
-    const all = taken.splice(0);
-    await Promise.all(all.map(({ limiter, key }) => this.call(limiter.reward(key, 1)).catch(() => undefined)));
-  }
-
-  private key(key: string): string {
-    return this.shared ? hashedKey(key) : key;
-  }
-
-  private call<T>(promise: Promise<T>): Promise<T> {
-    return this.shared ? withDeadline(promise) : promise;
-  }
-}
-
-function withDeadline<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 function storeError(err: unknown): Error {

@@ -4,7 +4,7 @@
  * A shared store gets them hashed (`hashedKey`), so it never holds an e-mail address, a phone
  * number or an IP address in the clear.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { toASCII } from 'tr46';
 import { readServicePhone, verifiedPhone } from '../contact/phone.js';
@@ -57,7 +57,17 @@ export function ipKey(ip: string | undefined): string {
  * can be brute-forced; it still keeps the numbers out of a dump, a `KEYS *` or a log.)
  */
 export function hashedKey(key: string): string {
-  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+  return sha256(key, 'base64url').slice(0, 22);
+}
+
+/**
+ * SHA-256 of a key as text: `crypto.hash` (Node 20.12+, about 3x faster on keys this short)
+ * where there is one, `createHash` otherwise.
+ */
+export function sha256(key: string, encoding: 'hex' | 'base64url'): string {
+  return typeof crypto.hash === 'function'
+    ? crypto.hash('sha256', key, encoding)
+    : crypto.createHash('sha256').update(key).digest(encoding);
 }
 
 /** The send route passes checked values (E.164, an address from readEmail); the app's own calls may not. */

@@ -28,8 +28,8 @@ export interface SendLimitsRedisClient {
   /** node-redis sets this while connected; commands are not sent (the send fails closed) otherwise. */
   readonly isReady: boolean;
   eval: (...args: never[]) => unknown;
-  multi: (...args: never[]) => unknown;
-  del: (...args: never[]) => unknown;
+  /** Used when there: a send's script goes by its SHA-1, its source only when the server lacks it. */
+  evalSha?: (...args: never[]) => unknown;
 }
 
 /**

@@ -22,7 +22,7 @@ export interface RedisFlowStoreOptions {
 
 /** The four commands the store sends, whatever the client. */
 export interface RedisCommands {
-  /** Which client it is: rate-limiter-flexible needs to know too. */
+  /** Which client it is: the send limits' scripts are called by each one's own signature. */
   readonly kind: 'node-redis' | 'ioredis';
   readonly client: RedisClientLike;
   setNx(key: string, value: string, ttlMs: number): Promise<unknown>;

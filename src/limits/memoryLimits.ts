@@ -1,0 +1,70 @@
+import { countKey, MemoryCounters } from './MemoryCounters.js';
+import type { CountKey } from './MemoryCounters.js';
+import type { CountsTaken, LimitCounts, SendCounts } from './counts.js';
+
+/** Send counts in this process's memory (`MemoryCounters`), on the clock it is given. */
+export class MemoryLimitCounts implements LimitCounts {
+  readonly counters = new MemoryCounters();
+  /** The last epoch given to a reset destination; 0 is a destination never reset. */
+  #epoch = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  take(send: SendCounts): Promise<CountsTaken> {
+    return Promise.resolve(this.takeNow(send));
+  }
+
+  reset(destination: string, windowMs: number): Promise<void> {
+    // Wrapping at 2^32 reuses an epoch only after billions of resets: long after its pairs ended.
+    this.#epoch = (this.#epoch + 1) >>> 0 || 1;
+    this.counters.restart(countKey(destination), this.#epoch, windowMs, this.now());
+    return Promise.resolve();
+  }
+
+  private takeNow(send: SendCounts): CountsTaken {
+    const now = this.now();
+    const { counters } = this;
+    // Every count is read before any is written: a refused send counts nowhere.
+    const ipAt = send.ip && countKey(send.ip.key);
+    if (send.ip && ipAt) {
+      const slot = counters.live(ipAt, now);
+      if (counters.countAt(slot) >= send.ip.limit) {
+        return { allowed: false, at: 'ip', retryAfterMs: counters.endsAt(slot) - now };
+      }
+    }
+    const destinations: Array<{ at: CountKey; pair: CountKey; epoch: number; windowMs: number }> = [];
+    for (let index = 0; index < send.destinations.length; index++) {
+      const d = send.destinations[index]!;
+      const at = countKey(d.key);
+      const total = counters.live(at, now);
+      if (counters.countAt(total) >= d.total) {
+        return { allowed: false, at: index, retryAfterMs: counters.endsAt(total) - now };
+      }
+      const epoch = counters.epochAt(total);
+      const pair = countKey(d.pair);
+      const own = counters.live(pair, now);
+      if (counters.epochAt(own) === epoch && counters.countAt(own) >= d.limit) {
+        return { allowed: false, at: index, retryAfterMs: counters.endsAt(own) - now };
+      }
+      destinations.push({ at, pair, epoch, windowMs: d.windowMs });
+    }
+    if (send.ip && ipAt) counters.add(ipAt, 0, send.ip.windowMs, now);
+    for (const d of destinations) {
+      counters.add(d.at, d.epoch, d.windowMs, now);
+      counters.add(d.pair, d.epoch, d.windowMs, now);
+    }
+    let refunded = false;
+    const refund = () => {
+      if (refunded) return Promise.resolve();
+      refunded = true;
+      const later = this.now();
+      if (ipAt) counters.subtract(ipAt, later);
+      for (const d of destinations) {
+        counters.subtract(d.at, later);
+        counters.subtract(d.pair, later);
+      }
+      return Promise.resolve();
+    };
+    return { allowed: true, refund };
+  }
+}
