@@ -11,13 +11,15 @@
  * send route, so the browser binding is checked as in production, not switched off with
  * crossDevice) and its own code (from a real click), all prepared before the clock starts.
  */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import type { Enrichment } from '../src/index.js';
 import { CLIENT } from '../test/helpers/harness.js';
 import { startEmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { cannon, type CannonResult } from './support/cannon.js';
 import { appCpuMicros, prepareLogins, startApp, type PreparedLogin } from './support/flows.js';
-import { row, type BenchRow } from './support/report.js';
+import { printTable, row, type BenchRow } from './support/report.js';
 import { median } from './support/stats.js';
 
 export interface LoginBenchOptions {
@@ -26,7 +28,11 @@ export interface LoginBenchOptions {
   warmup: number;
   connections: number;
   enrichLogins: number;
+  /** Callbacks in flight in the enrichment row (10 by default). */
+  enrichConnections?: number;
   delayMs: number;
+  /** Run one part alone (`npx tsx bench/login.ts --only callbacks`); both by default. */
+  only?: 'callbacks' | 'enrichment';
 }
 
 export const LOGIN_BENCH_DEFAULTS: LoginBenchOptions = {
@@ -65,11 +71,21 @@ export async function runLoginBench(
   options: LoginBenchOptions = LOGIN_BENCH_DEFAULTS,
   log: (line: string) => void = console.log,
 ): Promise<BenchRow[]> {
-  const { logins, rounds, warmup, connections } = options;
   const agent = new Agent({ connections: 64 });
   const rows: BenchRow[] = [];
+  if (options.only !== 'enrichment') rows.push(...(await runCallbacks(options, agent, log)));
+  if (options.only !== 'callbacks') rows.push(await runEnrichment(options, agent, log));
+  await agent.close();
+  return rows;
+}
 
-  // ---------------------------------------------------------------- callbacks/s
+async function runCallbacks(
+  options: LoginBenchOptions,
+  agent: Agent,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const { logins, rounds, warmup, connections } = options;
+  const rows: BenchRow[] = [];
   const emulator = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true, maxLogins: 100_000 } });
   const apps = {
     ours: await startApp({ mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
@@ -161,7 +177,15 @@ export async function runLoginBench(
   boundRow.ratio = median(perRoundBound);
   rows.push(boundRow);
 
-  // ---------------------------------------------------------------- enrichment latency
+  log(
+    `login: per-round ratios vs bare ${perRound.map((r) => r.toFixed(3)).join(' ')}, vs same binding ` +
+      `${perRoundBound.map((r) => r.toFixed(3)).join(' ')}; app CPU per callback ${cpuOf('ours').toFixed(0)} µs (ours), ` +
+      `${cpuOf('bare').toFixed(0)} (bare), ${cpuOf('bound').toFixed(0)} (same binding)`,
+  );
+  return rows;
+}
+
+async function runEnrichment(options: LoginBenchOptions, agent: Agent, log: (line: string) => void): Promise<BenchRow> {
   const slow = await startEmulatorProcess({
     emulator: { clients: [CLIENT], quiet: true, baseDelayMs: options.delayMs },
   });
@@ -186,37 +210,68 @@ export async function runLoginBench(
       `enrichment: ${options.enrichLogins} callbacks with ${options.delayMs} ms per upstream call, all three enrichments`,
     );
     const count = options.enrichLogins;
+    const inFlight = options.enrichConnections ?? 10;
     const run = async (runner: 'ours' | 'bare') => {
-      const prepared = await prepareLogins(enriched.ours.ready.url, slow, count + 10, agent);
-      return fire(`${enriched[runner].ready.url}/auth/callback`, prepared, count, 10);
+      const prepared = await prepareLogins(enriched.ours.ready.url, slow, count + inFlight, agent);
+      return fire(`${enriched[runner].ready.url}/auth/callback`, prepared, count, inFlight);
     };
+    // Each app warmed up once (the bare one was measured cold before), then measured.
     await run('ours');
+    await run('bare');
     ours = await run('ours');
     bare = await run('bare');
   } finally {
     await enriched.ours.close();
     await enriched.bare.close();
     await slow.close();
-    await agent.close();
   }
-  rows.push(
-    row({
-      id: 'login.enrichment',
-      title: 'callback p50, 50 ms upstream, 3 enrichments',
-      unit: 'ms',
-      ours: ours.latencyMs.p50,
-      baselineName: 'two upstream delays',
-      baseline: 2 * options.delayMs,
-      target: { on: 'ratio', op: '<=', value: 1.1 },
-      details: {
-        delayMs: options.delayMs,
-        callbacks: options.enrichLogins,
-        connections: 10,
-        ours: ours.latencyMs,
-        bareSameCalls: bare.latencyMs,
-        note: 'bareSameCalls: a bare Express handler making the same four calls (verify, then three in parallel) with undici',
-      },
+  log(
+    `enrichment: p50 ${ours.latencyMs.p50.toFixed(1)} ms (ours), ${bare.latencyMs.p50.toFixed(1)} ms (bare, same calls)`,
+  );
+  return row({
+    id: 'login.enrichment',
+    title: 'callback p50, 50 ms upstream, 3 enrichments',
+    unit: 'ms',
+    ours: ours.latencyMs.p50,
+    baselineName: 'two upstream delays',
+    baseline: 2 * options.delayMs,
+    target: { on: 'ratio', op: '<=', value: 1.1 },
+    details: {
+      delayMs: options.delayMs,
+      callbacks: options.enrichLogins,
+      connections: options.enrichConnections ?? 10,
+      ours: ours.latencyMs,
+      bareSameCalls: bare.latencyMs,
+      note: 'bareSameCalls: a bare Express handler making the same four calls (verify, then three in parallel) with undici',
+    },
+  });
+}
+
+// Run alone: `npx tsx bench/login.ts [--quick] [--only callbacks|enrichment] [--rounds N] [--logins N]`
+// prints the rows (results.json is bench/run.ts's).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      rounds: { type: 'string' },
+      logins: { type: 'string' },
+      'enrich-connections': { type: 'string' },
+      'enrich-logins': { type: 'string' },
+    },
+  });
+  const base = values.quick
+    ? { ...LOGIN_BENCH_DEFAULTS, logins: 500, rounds: 1, warmup: 200, enrichLogins: 50 }
+    : { ...LOGIN_BENCH_DEFAULTS, logins: 1_500, rounds: 5, warmup: 500 };
+  const only = values.only === 'callbacks' || values.only === 'enrichment' ? values.only : undefined;
+  printTable(
+    await runLoginBench({
+      ...base,
+      ...(only ? { only } : {}),
+      ...(values.rounds ? { rounds: Number(values.rounds) } : {}),
+      ...(values.logins ? { logins: Number(values.logins) } : {}),
+      ...(values['enrich-connections'] ? { enrichConnections: Number(values['enrich-connections']) } : {}),
+      ...(values['enrich-logins'] ? { enrichLogins: Number(values['enrich-logins']) } : {}),
     }),
   );
-  return rows;
 }

@@ -14,6 +14,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { requireLowRisk, type Enrichment } from '../../src/index.js';
 import { CLIENT, startHarness } from '../../test/helpers/harness.js';
 import { argsOf, heapAfterGc, serveCommands } from './child.js';
+import { profilerCommands } from './profiler.js';
 
 export interface AppChildArgs {
   /** 'bare-bound': the bare handler plus the same browser binding check the strategy makes. */
@@ -88,9 +89,29 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const enrich = new Set(args.enrich ?? []);
   const bound = args.mode === 'bare-bound';
-  const pendingOf = (req: express.Request): Array<{ h?: unknown }> => {
-    const list = (req.session as { otplessPending?: unknown } | null)?.otplessPending;
-    return Array.isArray(list) ? list : [];
+  interface Pending {
+    version?: unknown;
+    flowId?: unknown;
+    requestIdHashes?: unknown;
+    expiresAt?: unknown;
+  }
+  // The strategy's binding, written by hand against the same session records (src/session/pending.ts):
+  // the live send whose flow id the link brought back, taken out of the session before verifying.
+  const takePending = (req: express.Request): Pending | undefined => {
+    const session = req.session as { otplessPending?: unknown } | null;
+    const list = session?.otplessPending;
+    const flow = req.query.flow;
+    if (!session || !Array.isArray(list) || typeof flow !== 'string') return undefined;
+    const now = Date.now();
+    const live = (list as Pending[]).filter(
+      (p) => p?.version === 2 && typeof p.expiresAt === 'number' && p.expiresAt > now,
+    );
+    const found = live.find((p) => p.flowId === flow);
+    if (!found) return undefined;
+    const rest = live.filter((p) => p !== found);
+    if (rest.length > 0) session.otplessPending = rest;
+    else delete session.otplessPending;
+    return found;
   };
 
   const app = express();
@@ -100,15 +121,16 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
       const code = req.query.code;
       if (typeof code !== 'string' || code === '') return void res.status(400).end();
       // Binding (login CSRF): a secure hand-written handler must read the signed session too.
-      const pending = bound ? pendingOf(req) : [];
-      if (bound && pending.length === 0) return void res.status(403).end();
+      const pending = bound ? takePending(req) : undefined;
+      if (bound && !pending) return void res.status(403).end();
       const verified = (await post(`${args.authUrl}/auth/v1/verify/code`, { code })) as {
         requestId: string;
         userDetails: { token: string; identities: Array<{ identityType: string; identityValue: string }> };
       };
       if (bound) {
         const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
-        if (!pending.some((p) => Array.isArray(p.h) && p.h.includes(hash))) return void res.status(403).end();
+        if (!Array.isArray(pending?.requestIdHashes) || !pending.requestIdHashes.includes(hash))
+          return void res.status(403).end();
       }
       const { token, identities } = verified.userDetails;
       await Promise.all([
@@ -155,5 +177,10 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
-const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
-serveCommands({ heapUsed: () => heapAfterGc(), cpu: () => process.cpuUsage() }, { url: app.url }, app.stop);
+// 'bare' and 'bare-bound' are both the hand-written handler (bare-bound adds the binding check).
+const app = args.mode === 'strategy' ? await startStrategyApp() : await startBareApp();
+serveCommands(
+  { heapUsed: () => heapAfterGc(), cpu: () => process.cpuUsage(), ...profilerCommands },
+  { url: app.url },
+  app.stop,
+);
