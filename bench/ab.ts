@@ -18,7 +18,7 @@ import { CLIENT } from '../test/helpers/harness.js';
 import { startEmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { cannon } from './support/cannon.js';
 import { forkChild, type Child } from './support/child.js';
-import { appCpuMicros, prepareLogins } from './support/flows.js';
+import { appCpuMicros, prepareLogins, type PreparedLogin } from './support/flows.js';
 import { median } from './support/stats.js';
 
 const { values } = parseArgs({
@@ -27,11 +27,18 @@ const { values } = parseArgs({
     /** The app mode of each side (appChild.ts / fastifyAppChild.ts): 'strategy' by default. */
     'base-mode': { type: 'string', default: 'strategy' },
     mode: { type: 'string', default: 'strategy' },
+    /** The strategy app's send limits on this side ('counting', the default, or 'off'). */
+    limits: { type: 'string' },
     app: { type: 'string', default: 'express' },
     rounds: { type: 'string', default: '9' },
     logins: { type: 'string', default: '1500' },
     warmup: { type: 'string', default: '500' },
     connections: { type: 'string', default: '32' },
+    /**
+     * Load both apps at the same time (each with --connections) instead of one after the other:
+     * on a shared machine, both then see the same neighbours.
+     */
+    together: { type: 'boolean', default: false },
   },
 });
 const here = fileURLToPath(new URL('..', import.meta.url));
@@ -46,14 +53,25 @@ const emulator = await startEmulatorProcess({ emulator: { clients: [CLIENT], qui
 const urls = { authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl };
 const apps: Record<'base' | 'this', Child<{ url: string }>> = {
   base: await forkChild<{ url: string }>(childFile(baseDir), { mode: values['base-mode'], ...urls }),
-  this: await forkChild<{ url: string }>(childFile(here), { mode: values.mode, ...urls }),
+  this: await forkChild<{ url: string }>(childFile(here), {
+    mode: values.mode,
+    ...urls,
+    ...(values.limits ? { limits: values.limits } : {}),
+  }),
 };
 type Runner = keyof typeof apps;
-// Logins are prepared through a strategy app's send route (a bare app has none).
-const sender: Runner = values['base-mode'] === 'strategy' ? 'base' : 'this';
-const sample = async (runner: Runner, count: number) => {
+// Logins are prepared through a strategy app's send route (a bare app has none): a third app when neither is one.
+const sender =
+  values['base-mode'] === 'strategy'
+    ? apps.base
+    : values.mode === 'strategy'
+      ? apps.this
+      : await forkChild<{ url: string }>(childFile(here), { mode: 'strategy', ...urls });
+const prepare = (count: number) =>
   // Both checkouts write the same pending record: a cookie from either send route fits both.
-  const prepared = await prepareLogins(apps[sender].ready.url, emulator, count + connections, agent);
+  prepareLogins(sender.ready.url, emulator, count + connections, agent);
+const sample = async (runner: Runner, count: number, ready?: PreparedLogin[]) => {
+  const prepared = ready ?? (await prepare(count));
   const cpu = await appCpuMicros(apps[runner]);
   let next = 0;
   const result = await cannon({
@@ -76,8 +94,14 @@ try {
   const rpsRatios: number[] = [];
   for (let round = 1; round <= Number(values.rounds); round++) {
     const got: Partial<Record<Runner, { cpu: number; rps: number }>> = {};
-    for (const runner of round % 2 ? (['base', 'this'] as const) : (['this', 'base'] as const)) {
-      got[runner] = await sample(runner, logins);
+    if (values.together) {
+      // Both at once, half the connections each: whatever the neighbours do hits both alike.
+      const [forBase, forThis] = [await prepare(logins), await prepare(logins)];
+      [got.base, got.this] = await Promise.all([sample('base', logins, forBase), sample('this', logins, forThis)]);
+    } else {
+      for (const runner of round % 2 ? (['base', 'this'] as const) : (['this', 'base'] as const)) {
+        got[runner] = await sample(runner, logins);
+      }
     }
     const { base, this: ours } = got as Record<Runner, { cpu: number; rps: number }>;
     cpuRatios.push(ours.cpu / base.cpu);
@@ -93,6 +117,7 @@ try {
 } finally {
   await apps.base.close();
   await apps.this.close();
+  if (sender !== apps.base && sender !== apps.this) await sender.close();
   await emulator.close();
   await agent.close();
 }
