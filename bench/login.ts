@@ -91,6 +91,7 @@ async function runCallbacks(
     ours: await startApp({ mode: 'strategy', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
     bare: await startApp({ mode: 'bare', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
     bound: await startApp({ mode: 'bare-bound', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
+    passport: await startApp({ mode: 'bare-passport', authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl }),
   };
   type Runner = keyof typeof apps;
   const samples: Array<{ runner: Runner; round: number; result: CannonResult; cpuMicrosPerCallback: number }> = [];
@@ -107,10 +108,11 @@ async function runCallbacks(
     await sample('ours', warmup);
     await sample('bare', warmup);
     await sample('bound', warmup);
+    await sample('passport', warmup);
     for (let round = 1; round <= rounds; round++) {
       for (const runner of round % 2 === 1
-        ? (['ours', 'bare', 'bound'] as const)
-        : (['bound', 'bare', 'ours'] as const)) {
+        ? (['ours', 'bare', 'bound', 'passport'] as const)
+        : (['passport', 'bound', 'bare', 'ours'] as const)) {
         samples.push({ runner, round, ...(await sample(runner, logins)) });
       }
     }
@@ -118,6 +120,7 @@ async function runCallbacks(
     await apps.ours.close();
     await apps.bare.close();
     await apps.bound.close();
+    await apps.passport.close();
     await emulator.close();
   }
   const of = (runner: Runner) => samples.filter((s) => s.runner === runner).map((s) => s.result);
@@ -136,6 +139,7 @@ async function runCallbacks(
   });
   const perRound = ratiosAgainst('bare');
   const perRoundBound = ratiosAgainst('bound');
+  const perRoundPassport = ratiosAgainst('passport');
   const loginRow = row({
     id: 'login.callback',
     title: 'full login callback',
@@ -162,7 +166,7 @@ async function runCallbacks(
   rows.push(loginRow);
 
   // The same comparison against a bare handler that also makes the browser binding check: the
-  // bare handler above never reads the signed session cookie, which binding needs (~100 µs here).
+  // bare handler above never reads the signed session cookie, which binding needs.
   const boundRow = row({
     id: 'login.callback.bound',
     title: 'full login callback, same binding',
@@ -177,10 +181,30 @@ async function runCallbacks(
   boundRow.ratio = median(perRoundBound);
   rows.push(boundRow);
 
+  // And against that same work run as a minimal Passport strategy (sessionCompat(),
+  // passport.session(), Passport's login and redirect): what is left is the strategy's own.
+  const passportRow = row({
+    id: 'login.callback.passport',
+    title: 'full login callback, same binding in Passport',
+    unit: 'callbacks/s',
+    ours: throughput('ours'),
+    baselineName: 'the same-binding handler as a minimal Passport strategy',
+    baseline: throughput('passport'),
+    target: null,
+    details: {
+      perRoundRatios: perRoundPassport,
+      passport: summary('passport'),
+      cpuCostRatio: cpuOf('passport') / cpuOf('ours'),
+    },
+  });
+  passportRow.ratio = median(perRoundPassport);
+  rows.push(passportRow);
+
   log(
     `login: per-round ratios vs bare ${perRound.map((r) => r.toFixed(3)).join(' ')}, vs same binding ` +
       `${perRoundBound.map((r) => r.toFixed(3)).join(' ')}; app CPU per callback ${cpuOf('ours').toFixed(0)} µs (ours), ` +
-      `${cpuOf('bare').toFixed(0)} (bare), ${cpuOf('bound').toFixed(0)} (same binding)`,
+      `${cpuOf('bare').toFixed(0)} (bare), ${cpuOf('bound').toFixed(0)} (same binding), ` +
+      `${cpuOf('passport').toFixed(0)} (same binding in Passport)`,
   );
   return rows;
 }
