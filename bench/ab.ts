@@ -32,7 +32,7 @@ const { values } = parseArgs({
     app: { type: 'string', default: 'express' },
     rounds: { type: 'string', default: '9' },
     logins: { type: 'string', default: '1500' },
-    warmup: { type: 'string', default: '500' },
+    warmup: { type: 'string', default: '1000' },
     connections: { type: 'string', default: '32' },
     /**
      * Load both apps at the same time (each with --connections) instead of one after the other:
