@@ -11,13 +11,19 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Emulator } from '../../src/emulator/index.js';
-import { requireLowRisk, type Enrichment } from '../../src/index.js';
+import passportPkg from 'passport';
+import { Strategy as PassportStrategy } from 'passport-strategy';
+import { requireLowRisk, sessionCompat, type Enrichment } from '../../src/index.js';
 import { CLIENT, startHarness } from '../../test/helpers/harness.js';
 import { argsOf, heapAfterGc, serveCommands } from './child.js';
+import { profilerCommands } from './profiler.js';
 
 export interface AppChildArgs {
-  /** 'bare-bound': the bare handler plus the same browser binding check the strategy makes. */
-  mode: 'strategy' | 'bare' | 'bare-bound';
+  /**
+   * 'bare-bound': the bare handler plus the same browser binding check the strategy makes;
+   * 'bare-passport': that same work as a minimal Passport strategy (sessionCompat, passport.session()).
+   */
+  mode: 'strategy' | 'bare' | 'bare-bound' | 'bare-passport';
   authUrl: string;
   userAuthUrl: string;
   enrich?: Enrichment[];
@@ -87,57 +93,108 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
   const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const enrich = new Set(args.enrich ?? []);
-  const bound = args.mode === 'bare-bound';
-  const pendingOf = (req: express.Request): Array<{ h?: unknown }> => {
-    const list = (req.session as { otplessPending?: unknown } | null)?.otplessPending;
-    return Array.isArray(list) ? list : [];
+  const bound = args.mode === 'bare-bound' || args.mode === 'bare-passport';
+  interface Pending {
+    version?: unknown;
+    flowId?: unknown;
+    requestIdHashes?: unknown;
+    expiresAt?: unknown;
+  }
+  // The strategy's binding, written by hand against the same session records (src/session/pending.ts):
+  // the live send whose flow id the link brought back, taken out of the session before verifying.
+  const takePending = (req: express.Request): Pending | undefined => {
+    const session = req.session as { otplessPending?: unknown } | null;
+    const list = session?.otplessPending;
+    const flow = req.query.flow;
+    if (!session || !Array.isArray(list) || typeof flow !== 'string') return undefined;
+    const now = Date.now();
+    const live = (list as Pending[]).filter(
+      (p) => p?.version === 2 && typeof p.expiresAt === 'number' && p.expiresAt > now,
+    );
+    const found = live.find((p) => p.flowId === flow);
+    if (!found) return undefined;
+    const rest = live.filter((p) => p !== found);
+    if (rest.length > 0) session.otplessPending = rest;
+    else delete session.otplessPending;
+    return found;
+  };
+
+  /** The callback's work: a refusal's status, or the verified e-mail address. */
+  const logIn = async (req: express.Request): Promise<number | { email: string }> => {
+    const code = req.query.code;
+    if (typeof code !== 'string' || code === '') return 400;
+    // Binding (login CSRF): a secure hand-written handler must read the signed session too.
+    const pending = bound ? takePending(req) : undefined;
+    if (bound && !pending) return 403;
+    const verified = (await post(`${args.authUrl}/auth/v1/verify/code`, { code })) as {
+      requestId: string;
+      userDetails: { token: string; identities: Array<{ identityType: string; identityValue: string }> };
+    };
+    if (bound) {
+      const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
+      if (!Array.isArray(pending?.requestIdHashes) || !pending.requestIdHashes.includes(hash)) return 403;
+    }
+    const { token, identities } = verified.userDetails;
+    await Promise.all([
+      enrich.has('validateToken') ? post(`${args.userAuthUrl}/auth/v1/validate/token`, { token }) : undefined,
+      enrich.has('secureInfo') ? post(`${args.userAuthUrl}/auth/v1/secure-info`, { token }) : undefined,
+      enrich.has('userInfo')
+        ? request(`${args.authUrl}/auth/userInfo`, {
+            dispatcher: agent,
+            method: 'POST',
+            headers: form,
+            body: new URLSearchParams({
+              token,
+              client_id: CLIENT.clientId,
+              client_secret: CLIENT.clientSecret,
+            }).toString(),
+          }).then((r) => r.body.json())
+        : undefined,
+    ]);
+    return { email: identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '' };
   };
 
   const app = express();
   app.use(cookieSession({ name: 'sess', keys: ['harness-cookie-key'] }));
-  app.get('/auth/callback', async (req, res, next) => {
-    try {
-      const code = req.query.code;
-      if (typeof code !== 'string' || code === '') return void res.status(400).end();
-      // Binding (login CSRF): a secure hand-written handler must read the signed session too.
-      const pending = bound ? pendingOf(req) : [];
-      if (bound && pending.length === 0) return void res.status(403).end();
-      const verified = (await post(`${args.authUrl}/auth/v1/verify/code`, { code })) as {
-        requestId: string;
-        userDetails: { token: string; identities: Array<{ identityType: string; identityValue: string }> };
-      };
-      if (bound) {
-        const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
-        if (!pending.some((p) => Array.isArray(p.h) && p.h.includes(hash))) return void res.status(403).end();
+  if (args.mode === 'bare-passport') {
+    // The same work as a Passport strategy, behind sessionCompat() and passport.session() as in
+    // the strategy app: what Passport's login (regenerate, serialize, redirect) adds to it.
+    const passport = new passportPkg.Passport();
+    passport.serializeUser((user: Express.User, done) => done(null, user));
+    passport.deserializeUser((user: Express.User, done) => done(null, user));
+    class BareStrategy extends PassportStrategy {
+      name = 'bare';
+      override authenticate(req: express.Request): void {
+        logIn(req).then(
+          (outcome) =>
+            typeof outcome === 'number'
+              ? this.fail(outcome)
+              : this.success({ id: outcome.email, email: outcome.email }),
+          (err: unknown) => this.error(err as Error),
+        );
       }
-      const { token, identities } = verified.userDetails;
-      await Promise.all([
-        enrich.has('validateToken') ? post(`${args.userAuthUrl}/auth/v1/validate/token`, { token }) : undefined,
-        enrich.has('secureInfo') ? post(`${args.userAuthUrl}/auth/v1/secure-info`, { token }) : undefined,
-        enrich.has('userInfo')
-          ? request(`${args.authUrl}/auth/userInfo`, {
-              dispatcher: agent,
-              method: 'POST',
-              headers: form,
-              body: new URLSearchParams({
-                token,
-                client_id: CLIENT.clientId,
-                client_secret: CLIENT.clientSecret,
-              }).toString(),
-            }).then((r) => r.body.json())
-          : undefined,
-      ]);
-      const email = identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
-      // What the strategy leaves: Passport's user and the small login record (see loginRecord.ts).
-      (req as { session: unknown }).session = {
-        passport: { user: { id: email, email } },
-        otpless: { v: 1, id: email, verified: ['EMAIL'] },
-      };
-      res.redirect('/me');
-    } catch (err) {
-      next(err);
     }
-  });
+    passport.use(new BareStrategy());
+    app.use(sessionCompat());
+    app.use(passport.session());
+    app.get('/auth/callback', passport.authenticate('bare', { successRedirect: '/me' }));
+  } else {
+    app.get('/auth/callback', async (req, res, next) => {
+      try {
+        const outcome = await logIn(req);
+        if (typeof outcome === 'number') return void res.status(outcome).end();
+        const { email } = outcome;
+        // What the strategy leaves: Passport's user and the small login record (see loginRecord.ts).
+        (req as { session: unknown }).session = {
+          passport: { user: { id: email, email } },
+          otpless: { v: 1, id: email, verified: ['EMAIL'] },
+        };
+        res.redirect('/me');
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
   app.get('/me', (req, res) => {
     const user = (req.session as { passport?: { user?: unknown } } | null)?.passport?.user;
     if (!user) return void res.status(401).json({ error: 'not logged in' });
@@ -155,13 +212,15 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
-const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
+// 'bare', 'bare-bound' and 'bare-passport' are the hand-written handler (the last two add the binding check).
+const app = args.mode === 'strategy' ? await startStrategyApp() : await startBareApp();
 serveCommands(
   {
     heapUsed: () => heapAfterGc(),
     // Typed arrays' buffers are outside heapUsed: the limits' memory store keeps its table there.
     arrayBuffers: () => process.memoryUsage().arrayBuffers,
     cpu: () => process.cpuUsage(),
+    ...profilerCommands,
   },
   { url: app.url },
   app.stop,

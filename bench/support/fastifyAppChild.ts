@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { MagicLinkStrategy, otplessFastify } from '../../src/index.js';
 import { CLIENT } from '../../test/helpers/harness.js';
 import { argsOf, serveCommands } from './child.js';
+import { profilerCommands } from './profiler.js';
 
 export interface FastifyAppChildArgs {
   mode: 'strategy' | 'bare';
@@ -123,4 +124,4 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
 }
 
 const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
-serveCommands({ cpu: () => process.cpuUsage() }, { url: app.url }, app.stop);
+serveCommands({ cpu: () => process.cpuUsage(), ...profilerCommands }, { url: app.url }, app.stop);

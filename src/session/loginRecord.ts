@@ -266,15 +266,33 @@ export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void 
   const stored: StoredLoginRecord = { ...record };
   if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
 
-  const write = (opts: { session?: boolean }): void => {
-    const session = sessionOf(req);
-    if (opts.session === false || !session) return;
-    const binding = userBinding(session, false);
-    if (binding !== undefined) setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: binding });
-    if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
-    else removeSessionValue(session, 'returnTo');
-  };
-  const wrapped: LogIn = function (this: unknown, user, options, done) {
+  const wrapped = wrapLogIn(original, (opts) => writeRecord(req, stored, returnTo, opts));
+  target.logIn = wrapped;
+  target.login = wrapped;
+}
+
+/** Writes the record into the session Passport has just logged the user into. */
+function writeRecord(
+  req: HttpRequest,
+  stored: StoredLoginRecord,
+  returnTo: unknown,
+  opts: { session?: boolean },
+): void {
+  const session = sessionOf(req);
+  if (opts.session === false || !session) return;
+  const binding = userBinding(session, false);
+  if (binding !== undefined) setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: binding });
+  if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
+  else removeSessionValue(session, 'returnTo');
+}
+
+/**
+ * `req.logIn` that runs `write` once the original has logged the user in. Returned by a function
+ * rather than kept in a named constant: the package is built with esbuild's keepNames, which
+ * names such a closure with a `defineProperty` each time it is made, on every login.
+ */
+function wrapLogIn(original: LogIn, write: (opts: { session?: boolean }) => void): LogIn {
+  return function (this: unknown, user, options, done) {
     const callback = typeof options === 'function' ? (options as (err?: unknown) => void) : done;
     const opts = typeof options === 'function' || !options ? {} : (options as { session?: boolean });
     const result = original.call(this, user, opts, (err?: unknown) => {
@@ -285,6 +303,4 @@ export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void 
     if (isPromise(result)) return result.then(() => write(opts));
     return result;
   };
-  target.logIn = wrapped;
-  target.login = wrapped;
 }

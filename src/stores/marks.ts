@@ -81,14 +81,16 @@ export class MemoryMarks {
 
   has(key: string, now: number): boolean {
     const [hi, lo] = hashOf(key);
-    for (const generation of this.#live(now)) if (generation.has(hi, lo)) return true;
+    this.#sweep(now);
+    for (const generation of this.#generations.values()) if (generation.has(hi, lo)) return true;
     return false;
   }
 
   /** Adds a mark; false when the key is marked already. Throws when full of live marks. */
   add(key: string, expiresAt: number, now: number): boolean {
     const [hi, lo] = hashOf(key);
-    for (const generation of this.#live(now)) if (generation.has(hi, lo)) return false;
+    this.#sweep(now);
+    for (const generation of this.#generations.values()) if (generation.has(hi, lo)) return false;
     if (this.#count >= this.max)
       throw new Error(`MemoryFlowStore: full of live used-token marks (maxMarks ${this.max})`);
     const bucket = Math.ceil(expiresAt / SPAN_MS);
@@ -101,28 +103,48 @@ export class MemoryMarks {
 
   remove(key: string, now: number): boolean {
     const [hi, lo] = hashOf(key);
-    for (const generation of this.#live(now)) if (generation.remove(hi, lo)) return true;
+    this.#sweep(now);
+    for (const generation of this.#generations.values()) if (generation.remove(hi, lo)) return true;
     return false;
   }
 
-  /** The generations still live; those that ended are dropped on the way (the sweep). */
-  *#live(now: number): Generator<Generation> {
+  /**
+   * Drops the generations that ended, so the ones left are live. A loop, not a generator: a
+   * generator's object and resumptions cost more than the lookup itself, on every login.
+   */
+  #sweep(now: number): void {
     for (const [bucket, generation] of this.#generations) {
-      if (generation.endsAt <= now) {
-        this.#generations.delete(bucket);
-        this.#count -= generation.used;
-      } else {
-        yield generation;
-      }
+      if (generation.endsAt > now) continue;
+      this.#generations.delete(bucket);
+      this.#count -= generation.used;
     }
   }
 }
 
-/** 64 bits of SHA-256 of the key, never the empty or removed slot's value. */
+/**
+ * A used-token mark's key as src/strategy/tokens.ts makes it: 128 bits of HMAC in canonical
+ * base64url (the last character carries 2 bits and 4 zero bits, so it is one of A, Q, g, w).
+ */
+const TOKEN_DIGEST_KEY = /^token:[A-Za-z0-9_-]{21}[AQgw]$/;
+
+/**
+ * 64 bits of the key, never the empty or removed slot's value. A used-token key is already a
+ * keyed digest (uniform, unknown without the secret): its 128 bits are folded to 64, which
+ * spares a second hash on every login, and every character still counts. Any other key is
+ * hashed with SHA-256.
+ */
 function hashOf(key: string): [number, number] {
-  const digest = createHash('sha256').update(key).digest();
-  const hi = digest.readUInt32BE(0);
-  let lo = digest.readUInt32BE(4);
+  let hi: number;
+  let lo: number;
+  if (TOKEN_DIGEST_KEY.test(key)) {
+    const digest = Buffer.from(key.slice(6), 'base64url');
+    hi = (digest.readUInt32BE(0) ^ digest.readUInt32BE(8)) >>> 0;
+    lo = (digest.readUInt32BE(4) ^ digest.readUInt32BE(12)) >>> 0;
+  } else {
+    const digest = createHash('sha256').update(key).digest();
+    hi = digest.readUInt32BE(0);
+    lo = digest.readUInt32BE(4);
+  }
   if (hi === 0 && lo <= REMOVED_LO) lo += 2;
   return [hi, lo];
 }

@@ -288,7 +288,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (flowId === undefined) return this.byRequestId(req, code);
     const own = livePending(session, now).some((p) => p.flowId === flowId);
     if (own) {
-      if (await this.showsConfirmPage(req, code)) return undefined;
+      if (this.asksConfirmPage(req)) return this.showConfirmPage(req, code);
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
       // Taken before verifying: this send serves one login, whatever happens next.
       const pending = takePendingByFlow(session, flowId, now);
@@ -305,7 +305,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       await this.approveHere(req, code, flowId);
       return undefined;
     }
-    if (await this.showsConfirmPage(req, code)) return undefined;
+    if (this.asksConfirmPage(req)) return this.showConfirmPage(req, code);
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
     const verification = await this.verifyCode(code);
     return verification ? this.enriched(verification, undefined) : this.refuse('CODE_REJECTED');
@@ -320,7 +320,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       // No send here to bind to: refused before verifying, so the code stays usable where it belongs.
       return this.refuse('WRONG_BROWSER');
     }
-    if (await this.showsConfirmPage(req, code)) return undefined;
+    if (this.asksConfirmPage(req)) return this.showConfirmPage(req, code);
     if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
     const verification = await this.verifyCode(code);
     if (!verification) return this.refuse('CODE_REJECTED');
@@ -413,15 +413,22 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     return this.refuse(pending ? 'FLOW_PENDING' : denied ? 'FLOW_DENIED' : 'FLOW_EXPIRED');
   }
 
-  /** `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends the code. */
-  private async showsConfirmPage(req: HttpRequest, code: string): Promise<boolean> {
-    if (!this.settings.confirm || req.method === 'POST') return false;
+  /**
+   * `confirm` mode: GET and HEAD (scanners send both) see a page; only the person's POST spends
+   * the code. Asked before the page is shown: most logins have no page, and pay no async call.
+   */
+  private asksConfirmPage(req: HttpRequest): boolean {
+    return this.settings.confirm && req.method !== 'POST';
+  }
+
+  /** Shows the confirm page (see `asksConfirmPage`); the login goes on with the person's POST. */
+  private async showConfirmPage(req: HttpRequest, code: string): Promise<undefined> {
     const res = responseOf(req);
     if (!res) throw OtplessSetupError.missingResponse('confirm mode');
     const page = { req, res, options: this.settings.pages };
     await showPage(page, confirmView(page, code));
     this.answeredByPage(req, res);
-    return true;
+    return undefined;
   }
 
   /** A code POSTed (confirm mode) must come from a page of this site: login CSRF otherwise. */
@@ -471,10 +478,12 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     // Marking it needs none of the enrichments, so both run at once (a shared store's round
     // trip beside the service's); a store that fails still fails the login. A handoff's token
     // was spent by the approval, before it was stored.
-    const [, enrichments] = await Promise.all([
-      handoff ? undefined : this.useTokenOnce(token),
-      enrichLogin(this.client, token, this.settings.enrich),
-    ]);
+    const spent = handoff ? undefined : this.useTokenOnce(token);
+    const wanted = this.settings.enrich;
+    // No enrichment asked (the default): the mark alone, not a Promise.all around nothing.
+    let enrichments: Enrichments = {};
+    if (wanted.size === 0) await spent;
+    else [, enrichments] = await Promise.all([spent, enrichLogin(this.client, token, wanted)]);
     return { viaToken: false, token, verification, enrichments, handoff, sentTo };
   }
 
@@ -495,8 +504,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     if (login.handoff) record.handoff = true;
     writeRecordOnLogin(req, record);
     // Send limits: a login that went through clears the send counts of what it verified (best effort).
-    const verified = profile.identities.filter((i) => i.verified);
-    await Promise.all(verified.map((i) => this.settings.limiter?.resetDestination(i.value).catch(() => undefined)));
+    const limiter = this.settings.limiter;
+    if (limiter) {
+      const verified = profile.identities.filter((i) => i.verified);
+      await Promise.all(verified.map((i) => limiter.resetDestination(i.value).catch(() => undefined)));
+    }
     if (channels.loginSucceeded.hasSubscribers) {
       channels.loginSucceeded.publish({
         via: login.handoff ? 'handoff' : login.viaToken ? 'token' : 'code',

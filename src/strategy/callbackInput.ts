@@ -51,7 +51,9 @@ function isOpaque(value: unknown, maxLength: number): value is string {
 
 /** Express parses the query; plain Connect does not, so fall back to the URL itself. */
 function queryOf(req: HttpRequest): Record<string, unknown> {
-  if (req.query && typeof req.query === 'object') return req.query as Record<string, unknown>;
+  // Read once: Express 5's `req.query` is a getter that parses the URL again on every read.
+  const parsed = req.query;
+  if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
   const params = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
   const out: Record<string, unknown> = {};
   for (const key of new Set(params.keys())) {

@@ -42,13 +42,7 @@ export function runVerify(
   profile: MagicLinkProfile,
 ): Promise<VerifyOutcome> {
   return new Promise<VerifyOutcome>((resolve, reject) => {
-    let settled = false;
-    const done: VerifyCallback = (err, user, info) => {
-      if (settled) return;
-      settled = true;
-      if (err) reject(err);
-      else resolve({ user, info });
-    };
+    const done = settleOnce(resolve, reject);
     const result = passReqToCallback
       ? (verify as VerifyFunctionWithRequest)(req, profile, done)
       : (verify as VerifyFunction)(profile, done);
@@ -59,4 +53,19 @@ export function runVerify(
       );
     }
   });
+}
+
+/**
+ * The `done` given to verify: settles the promise once. Made by a function returning it rather
+ * than a named constant: the package is built with esbuild's keepNames, which names every such
+ * closure with a `defineProperty` each time it is created, a cost paid on every login.
+ */
+function settleOnce(resolve: (outcome: VerifyOutcome) => void, reject: (err: unknown) => void): VerifyCallback {
+  let settled = false;
+  return (err, user, info) => {
+    if (settled) return;
+    settled = true;
+    if (err) reject(err);
+    else resolve({ user, info });
+  };
 }

@@ -137,6 +137,30 @@ describe('the memory store', () => {
     expect(await store.create('token:a', '1', 60_000)).toBe(false);
     expect(await store.create('flow:x', '{}', 60_000)).toBe(true);
   });
+
+  it("keeps the strategy's own used-token marks (keyed digests, read without a second hash) apart and swept", async () => {
+    let now = 1_000_000;
+    const store = new MemoryFlowStore({}, () => now);
+    const secrets = new StoreSecrets('a-test-store-secret-of-32-characters!');
+    const keys = Array.from({ length: 2_000 }, (_, i) => secrets.tokenKey(`token-${i}`));
+    expect(keys.every((key) => /^token:[A-Za-z0-9_-]{21}[AQgw]$/.test(key))).toBe(true);
+    for (const key of keys) expect(await store.create(key, '1', 60_000)).toBe(true);
+    for (const key of keys) expect(await store.create(key, '1', 60_000)).toBe(false);
+    // Same shape, another digest (one character changed, first, middle or last): not marked.
+    const key = keys[0]!;
+    const swap = (at: number, to: string) => `${key.slice(0, at)}${key[at] === to ? 'w' : to}${key.slice(at + 1)}`;
+    for (const near of [swap(6, 'A'), swap(16, 'A'), swap(key.length - 1, 'Q')]) {
+      expect(await store.get(near)).toBeUndefined();
+    }
+    // A key that is not a canonical digest (trailing bits set) is its own key, hashed.
+    expect(await store.get(`${key.slice(0, -1)}B`)).toBeUndefined();
+    expect(await store.take(keys[1]!)).toBe('1');
+    expect(await store.get(keys[1]!)).toBeUndefined();
+    expect(await store.get(keys[2]!)).toBe('1');
+    now += 90_001;
+    expect(await store.get(keys[2]!)).toBeUndefined();
+    expect(store.size).toBe(0);
+  });
 });
 
 describe('flow records', () => {
