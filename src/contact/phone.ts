@@ -6,8 +6,11 @@
  *
  * Every number that leaves this file is E.164: `+` and digits, e.g. `+919876543210`.
  */
-import { isSupportedCountry, Metadata, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { Metadata } from 'libphonenumber-js/core';
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { CountryCode, NumberType } from 'libphonenumber-js/max';
+// The same metadata module `/max` reads (one copy): its CommonJS build exports no `Metadata`.
+import maxMetadata from 'libphonenumber-js/max/metadata';
 
 /**
  * An ISO 3166-1 alpha-2 code libphonenumber-js knows, for `defaultCountry`.
@@ -134,7 +137,7 @@ function dialledReading(typed: string, country: CountryCode, reading: PhoneReadi
 /** International prefixes in the library's metadata are at most 5 digits (`0011`, `00xx`, `8~10`). */
 const MAX_PREFIX_DIGITS = 5;
 const prefixPatterns = new Map<CountryCode, RegExp>();
-const metadata = new Metadata();
+const metadata = new Metadata(maxMetadata);
 
 /** The country's international-prefix pattern, whole-string, from the library's metadata. */
 function internationalPrefix(country: CountryCode): RegExp {
