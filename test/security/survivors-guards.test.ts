@@ -7,7 +7,7 @@ import expressSession from 'express-session';
 import passport from 'passport';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { requireLowRisk } from '../../src/index.js';
+import { requireIdentity, requireLowRisk } from '../../src/index.js';
 
 /** An app whose `/pay` is guarded; `before` runs ahead of the guard (passport, an API-key user). */
 async function guardedApp(before: express.RequestHandler[]) {
@@ -15,9 +15,16 @@ async function guardedApp(before: express.RequestHandler[]) {
   app.use(expressSession({ secret: 'guards-survivors', resave: false, saveUninitialized: false }));
   if (before.length > 0) app.use(...before);
   app.get('/pay', requireLowRisk(), (_req, res) => res.send('paid'));
-  app.use((err: { code?: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(500).json({ error: { code: err.code ?? 'INTERNAL' } });
-  });
+  app.use(
+    (
+      err: { code?: string; reason?: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      res.status(500).json({ error: { code: err.code ?? 'INTERNAL', ...(err.reason ? { reason: err.reason } : {}) } });
+    },
+  );
   const server = app.listen(0);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
@@ -59,5 +66,29 @@ describe('who a guard counts as logged in', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('what a guard tells the developer who set it up wrong', () => {
+  it('a session without a magic-link login (another login on req.user) is the NO_LOGIN_RECORD error, never a pass', async () => {
+    const app = await guardedApp([apiKeyUser]);
+    try {
+      const res = await app.agent.get('/pay').set('accept', 'application/json');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: { code: 'SETUP_ERROR', reason: 'NO_LOGIN_RECORD' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('every guard takes loginUrl, and names itself, the option and what it wants when it is wrong', () => {
+    expect(() => requireIdentity('EMAIL', { loginUrl: '/login' })).not.toThrow();
+    expect(() => requireIdentity('EMAIL', { loginUrl: 'login' })).toThrow(
+      new TypeError("requireIdentity(): options.loginUrl must be a path on this site, such as '/login'"),
+    );
+    expect(() => requireIdentity('EMAIL', 'login' as never)).toThrow(
+      new TypeError('requireIdentity(): options must be an object'),
+    );
+    expect(() => requireIdentity('EMAIL', { loginPath: '/login' } as never)).toThrow(/^requireIdentity\(\): /);
   });
 });
