@@ -52,7 +52,11 @@ describe('the phone side in JSON', () => {
     expect(junk.status).toBe(202);
     expect(junk.body).toEqual({
       ...awaiting,
-      error: { code: 'INVALID_NUMBER', field: 'match', message: expect.any(String) },
+      error: {
+        code: 'INVALID_NUMBER',
+        field: 'match',
+        message: 'Type the two-digit number shown on your computer, then press “Approve”.',
+      },
     });
     expect(await status()).toBe('pending');
   });
@@ -104,7 +108,11 @@ describe('refusals in JSON carry their code, and the store keeps why a flow was 
     const wrong = String(((Number(match) - 10 + 1) % 90) + 10);
     const res = await phone.post(callback).send({ match: wrong });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ approval: 'wrongNumber', error: { code: 'WRONG_NUMBER', message: expect.any(String) } });
+    // The message is the page's title and text, in a sentence or more.
+    expect(res.body).toEqual({
+      approval: 'wrongNumber',
+      error: { code: 'WRONG_NUMBER', message: expect.stringMatching(/^\S[^.]*\. \S/) },
+    });
     expect(await status()).toBe('denied');
     expect((await store.record()).deniedBecause).toBe('WRONG_NUMBER');
     const again = await phone.post(callback).send({ match });
