@@ -20,6 +20,7 @@ export default {
     'src/strategy/verify.ts',
     'src/strategy/callbackInput.ts',
     'src/strategy/tokens.ts',
+    'src/crypto.ts',
     'src/web/origin.ts',
     'src/risk/assessRisk.ts',
     'src/guards/core.ts',

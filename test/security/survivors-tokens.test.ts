@@ -2,7 +2,8 @@
 // long as it could pass the age check, and its age is judged on the service's own times, with
 // an answer that carries no usable time refused. Over real HTTP: what the browser sees.
 import express from 'express';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_CLOCK_SKEW_MS } from '../../src/strategy/tokens.js';
 import { MemoryFlowStore } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { CLIENT, type Harness, type HarnessOptions } from '../helpers/harness.js';
@@ -167,5 +168,50 @@ describe("a frontend token's age is judged on the service's own times", () => {
     emulator.fault({ path: VALIDATE, status: 200, body: { ...body, identities, timestamp: iso(Date.now()) } });
     const res = await postToken(h, token);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the age window is closed at both ends, to the millisecond', () => {
+  // Our clock stands still (only `Date` is faked, timers and sockets run as usual), so "exactly
+  // maxAuthAgeMs ago" is exact: the edges are part of the window the used mark covers.
+  const NOW = Date.parse('2026-11-25T12:00:00.000Z');
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function loginVerifiedAt(h: Harness, email: string, verifiedAt: number) {
+    const { token, body } = await validateAnswer(email);
+    emulator.fault({
+      path: VALIDATE,
+      status: 200,
+      body: answerWith(body, (i) => ({ ...i, verifiedAt: iso(verifiedAt) }), iso(verifiedAt)),
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(NOW);
+    try {
+      return await postToken(h, token);
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('verified exactly maxAuthAgeMs ago signs in; one millisecond more is TOKEN_REJECTED', async () => {
+    const h = await tokenApp({ strategy: { maxAuthAgeMs: 5 * MINUTE } });
+    const edge = await loginVerifiedAt(h, 'age-edge@example.com', NOW - 5 * MINUTE);
+    expect(edge.status).toBe(200);
+    expect(edge.body).toEqual({ ok: true });
+    const past = await loginVerifiedAt(h, 'age-past@example.com', NOW - 5 * MINUTE - 1);
+    expect(past.status).toBe(401);
+    expect(past.body).toEqual({ code: 'TOKEN_REJECTED' });
+  });
+
+  it('a service clock exactly MAX_CLOCK_SKEW_MS ahead signs in; one millisecond more is TOKEN_REJECTED', async () => {
+    const h = await tokenApp();
+    const edge = await loginVerifiedAt(h, 'skew-edge@example.com', NOW + MAX_CLOCK_SKEW_MS);
+    expect(edge.status).toBe(200);
+    expect(edge.body).toEqual({ ok: true });
+    const ahead = await loginVerifiedAt(h, 'skew-ahead@example.com', NOW + MAX_CLOCK_SKEW_MS + 1);
+    expect(ahead.status).toBe(401);
+    expect(ahead.body).toEqual({ code: 'TOKEN_REJECTED' });
   });
 });

@@ -1,0 +1,148 @@
+// Mutation survivors of flow/approve.ts (docs/testing.md): the phone's side of a handoff as a
+// single-page app speaks it (JSON), the two-digit number exactly, and what the store keeps of
+// a denial. What the phone and the laptop see: the status, the JSON body, the flow's status.
+import { describe, expect, it } from 'vitest';
+import { MemoryFlowStore } from '../../src/index.js';
+import { clickLink, lastLinkTo, type Harness } from '../helpers/harness.js';
+import { harnessPool } from '../helpers/pool.js';
+
+const pool = harnessPool();
+
+/** A memory store that remembers the flow keys it was asked to create. */
+class KeyedStore extends MemoryFlowStore {
+  readonly flowKeys: string[] = [];
+  override create(key: string, value: string, ttlMs: number) {
+    if (key.startsWith('flow:')) this.flowKeys.push(key);
+    return super.create(key, value, ttlMs);
+  }
+  async record(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.get(this.flowKeys.at(-1)!))!) as Record<string, unknown>;
+  }
+}
+
+async function ask(email: string) {
+  const store = new KeyedStore();
+  const h: Harness = await pool.app({ strategy: { flowStore: store } });
+  const laptop = h.browser();
+  const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });
+  expect(sent.status).toBe(200);
+  const callback = await clickLink(lastLinkTo(h.emulator, email));
+  const phone = h.browser();
+  const status = async () => (await laptop.get('/auth/status')).body.status as string;
+  return { h, store, laptop, phone, callback, match: sent.body.match as string, status };
+}
+
+const awaiting = { approval: 'required', askedBy: expect.objectContaining({ at: expect.any(String) }), field: 'match' };
+
+describe('the phone side in JSON', () => {
+  it('GET asking for JSON: 200 and what to send, nothing spent', async () => {
+    const { phone, callback, status } = await ask('json-get@example.com');
+    const res = await phone.get(callback).set('accept', 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(awaiting);
+    expect(await status()).toBe('pending');
+  });
+
+  it('no number: 202 and no error; not two digits: 202 with INVALID_NUMBER; the flow waits', async () => {
+    const { phone, callback, status } = await ask('json-none@example.com');
+    const none = await phone.post(callback).send({});
+    expect(none.status).toBe(202);
+    expect(none.body).toEqual(awaiting);
+    const junk = await phone.post(callback).send({ match: 'ab' });
+    expect(junk.status).toBe(202);
+    expect(junk.body).toEqual({
+      ...awaiting,
+      error: {
+        code: 'INVALID_NUMBER',
+        field: 'match',
+        message: 'Type the two-digit number shown on your computer, then press “Approve”.',
+      },
+    });
+    expect(await status()).toBe('pending');
+  });
+
+  it.each([
+    ['a character before it', (m: string) => `x${m}`],
+    ['a character after it', (m: string) => `${m}x`],
+    ['three digits', (m: string) => `${m}0`],
+  ])('the number with %s is no answer (202): the flow waits, nothing denied', async (_what, alter) => {
+    const { phone, callback, match, status } = await ask('json-anchors@example.com');
+    const res = await phone.post(callback).send({ match: alter(match) });
+    expect(res.status).toBe(202);
+    expect(res.body.error.code).toBe('INVALID_NUMBER');
+    expect(await status()).toBe('pending');
+  });
+
+  it('the number inside a list is no answer (202, no error): never read as the number', async () => {
+    const { phone, callback, match, status } = await ask('json-list@example.com');
+    const res = await phone.post(callback).send({ match: [match] });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual(awaiting);
+    expect(await status()).toBe('pending');
+  });
+
+  it('the number as a JSON number approves', async () => {
+    const { phone, callback, match, status } = await ask('json-number@example.com');
+    const res = await phone.post(callback).send({ match: Number(match) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ approval: 'approved', message: expect.stringContaining('signed in') });
+    expect(await status()).toBe('approved');
+  });
+
+  it('JSON by Accept alone (a form body) or by Content-Type alone; a page otherwise', async () => {
+    const { phone, callback } = await ask('json-either@example.com');
+    const byAccept = await phone.post(callback).set('accept', 'application/json').type('form').send({});
+    expect(byAccept.status).toBe(202);
+    expect(byAccept.body).toEqual(awaiting);
+    const byType = await phone.post(callback).set('accept', '*/*').send({});
+    expect(byType.status).toBe(202);
+    expect(byType.body).toEqual(awaiting);
+    const page = await phone.post(callback).set('accept', '*/*').type('form').send({});
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+  });
+});
+
+describe('refusals in JSON carry their code, and the store keeps why a flow was denied', () => {
+  it('a wrong number: 403 WRONG_NUMBER, denied for good, kept as WRONG_NUMBER; a second try: FLOW_EXPIRED', async () => {
+    const { phone, callback, match, status, store } = await ask('json-wrong@example.com');
+    const wrong = String(((Number(match) - 10 + 1) % 90) + 10);
+    const res = await phone.post(callback).send({ match: wrong });
+    expect(res.status).toBe(403);
+    // The message is the page's title and text, in a sentence or more.
+    expect(res.body).toEqual({
+      approval: 'wrongNumber',
+      error: { code: 'WRONG_NUMBER', message: expect.stringMatching(/^\S[^.]*\. \S/) },
+    });
+    expect(await status()).toBe('denied');
+    expect((await store.record()).deniedBecause).toBe('WRONG_NUMBER');
+    const again = await phone.post(callback).send({ match });
+    expect(again.body.error.code).toBe('FLOW_EXPIRED');
+  });
+
+  it("'This wasn't me': denied, kept as USER_DENIED", async () => {
+    const { phone, callback, status, store } = await ask('json-deny@example.com');
+    const res = await phone.post(callback).send({ decision: 'deny' });
+    expect(res.body.approval).toBe('denied');
+    expect(await status()).toBe('denied');
+    expect((await store.record()).deniedBecause).toBe('USER_DENIED');
+  });
+
+  it('a code the service refuses: CODE_REJECTED, the flow waits', async () => {
+    const { h, phone, callback, match, status } = await ask('json-rejected@example.com');
+    h.emulator.fault({ path: '/auth/v1/verify/code', status: 400, body: { message: 'Invalid code' }, times: 1 });
+    const res = await phone.post(callback).send({ match });
+    expect(res.body).toEqual({ approval: 'rejected', error: { code: 'CODE_REJECTED', message: expect.any(String) } });
+    expect(await status()).toBe('pending');
+  });
+
+  it('a flow whose send the service has not answered yet (no send ids): FLOW_EXPIRED, nothing verified', async () => {
+    const { phone, callback, match, store, status } = await ask('json-unbound@example.com');
+    const key = store.flowKeys.at(-1)!;
+    const { sendIds: _dropped, ...unbound } = await store.record();
+    await store.take(key);
+    await store.create(key, JSON.stringify(unbound), 600_000);
+    const res = await phone.post(callback).send({ match });
+    expect(res.body).toEqual({ approval: 'gone', error: { code: 'FLOW_EXPIRED', message: expect.any(String) } });
+    expect(await status()).toBe('pending');
+  });
+});

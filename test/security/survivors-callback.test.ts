@@ -1,0 +1,115 @@
+// Mutation survivors of the callback's input checks (docs/testing.md): the 512-character code
+// and 4,096-character token limits to the character, and the `flow` parameter, which must be a
+// flow id (22 URL-safe characters, a string) or the link is refused before the service is asked.
+import express from 'express';
+import { describe, expect, it } from 'vitest';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+import type { Harness, HarnessOptions } from '../helpers/harness.js';
+
+const shared = useSharedEmulator();
+
+/**
+ * The harness with `/check`: the callback through a custom callback (as an API app writes it),
+ * so the answer carries the failure code a page would act on, not only passport's status.
+ */
+async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const ref: { h?: Harness } = {};
+  const h = await shared.harness({
+    ...options,
+    routes: (app) => {
+      const check = (req: express.Request, res: express.Response, next: express.NextFunction) =>
+        ref.h!.passport.authenticate(
+          ref.h!.strategy.name,
+          (err: unknown, user: unknown, info: { code?: string }, status: number) => {
+            if (err) return next(err);
+            res.status(user ? 200 : Number(status) || 401).json({ error: { code: user ? 'OK' : info?.code } });
+          },
+        )(req, res, next);
+      app.get('/check', check);
+      app.post('/check', express.urlencoded({ extended: false }), express.json(), check);
+    },
+  });
+  ref.h = h;
+  return h;
+}
+
+const VERIFY = '/auth/v1/verify/code';
+const VALIDATE = '/auth/v1/validate/token';
+const FLOW_ID = 'A'.repeat(21) + '_';
+
+/**
+ * A browser with a send of its own, and the service's verify armed to fail (500, which the
+ * callback answers 502): a 502 proves the code was handed to the service, a 400 that it never was.
+ */
+async function armed(h: Harness) {
+  const browser = h.browser();
+  await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'limits@example.com' });
+  h.emulator.fault({ path: VERIFY, status: 500, times: 1 });
+  return browser;
+}
+
+describe('the code limit is 512 characters, to the character', () => {
+  it('a 512-character code is handed to the service; 513 is INVALID_CODE (400) and it is never asked', async () => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
+    const browser = await armed(h);
+    const over = await browser.get(`/check?code=${'c'.repeat(513)}`);
+    expect(over.status).toBe(400);
+    expect(over.body.error.code).toBe('INVALID_CODE');
+    const edge = await browser.get(`/check?code=${'c'.repeat(512)}`);
+    expect(edge.status).toBe(502);
+  });
+});
+
+describe('the token limit is 4,096 characters, to the character', () => {
+  it('a 4,096-character token is handed to the service (refused there); 4,097 is INVALID_CODE unasked', async () => {
+    const h = await harness();
+    const browser = h.browser();
+    h.emulator.fault({ path: VALIDATE, status: 500, times: 1 });
+    const post = (token: string) =>
+      browser.post('/check').set('origin', h.baseUrl).set('accept', 'application/json').type('form').send({ token });
+    const over = await post('t'.repeat(4097));
+    expect(over.status).toBe(400);
+    expect(over.body.error.code).toBe('INVALID_CODE');
+    const edge = await post('t'.repeat(4096));
+    expect(edge.status).toBe(502);
+    expect((await browser.get('/me')).status).toBe(401);
+  });
+});
+
+describe('the flow parameter must be a flow id, or the link is refused before any call', () => {
+  it.each([
+    ['21 characters', FLOW_ID.slice(1)],
+    ['23 characters', `${FLOW_ID}A`],
+    ['a character before a flow id', `!${FLOW_ID}`],
+    ['a character after a flow id', `${FLOW_ID}!`],
+    ['a character outside base64url', `${FLOW_ID.slice(1)}+`],
+  ])('%s: INVALID_CODE (400), the service never asked', async (_name, flow) => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
+    const browser = await armed(h);
+    const res = await browser.get(`/check?code=abc&flow=${encodeURIComponent(flow)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_CODE');
+    // The fault is still armed: the service was never asked.
+    expect((await browser.get('/check?code=probe-code')).status).toBe(502);
+  });
+
+  it('a flow id inside an array (a JSON body) is INVALID_CODE, never read as the id', async () => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
+    const browser = await armed(h);
+    const res = await browser
+      .post('/check')
+      .set('origin', h.baseUrl)
+      .set('accept', 'application/json')
+      .send({ code: 'abc', flow: [FLOW_ID] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_CODE');
+  });
+
+  it('a well-formed flow id of no send here is not an input error: WRONG_BROWSER (403) under crossDevice refuse', async () => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
+    const browser = await armed(h);
+    const res = await browser.get(`/check?code=abc&flow=${FLOW_ID}`);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('WRONG_BROWSER');
+  });
+});
