@@ -1,0 +1,42 @@
+// Mutation survivors of src/limits/keys.ts: which sends an attacker can make count apart
+// (to dodge a limit) or together (to spend someone else's budget).
+import { toASCII } from 'tr46';
+import { describe, expect, it } from 'vitest';
+import { destinationKey, ipKey } from '../../src/limits/keys.js';
+
+describe('ipKey', () => {
+  it('keys IPv6 by its /64, written out in full', () => {
+    expect(ipKey('2001:DB8::1')).toBe('i:2001:db8:0:0::/64');
+    expect(ipKey('::1')).toBe('i:0:0:0:0::/64');
+    expect(ipKey('1:2:3:4:5:6:7:8')).toBe('i:1:2:3:4::/64');
+    expect(ipKey('fe80::1%eth0')).toBe('i:fe80:0:0:0::/64');
+    // An IPv4 tail is two groups: the one `::` stands for a single zero group here.
+    expect(ipKey('1:2::3:4:5:6.7.8.9')).toBe('i:1:2:0:3::/64');
+  });
+
+  it('reads IPv4-mapped IPv6 as IPv4, and nothing else as IPv4', () => {
+    expect(ipKey('::ffff:10.20.30.40')).toBe('i:10.20.30.40');
+    expect(ipKey('10.20.30.40')).toBe('i:10.20.30.40');
+    expect(ipKey('1::ffff:1.2.3.4')).toBe('i:1:0:0:0::/64');
+    expect(ipKey('::ffff:1.2.3.4x')).toBe('i:::ffff:1.2.3.4x');
+  });
+
+  it('keeps what is not an IP address as written, and no address as "unknown"', () => {
+    expect(ipKey('proxy-x')).toBe('i:proxy-x');
+    expect(ipKey(undefined)).toBe('i:unknown');
+    expect(ipKey('')).toBe('i:unknown');
+  });
+});
+
+describe('destinationKey', () => {
+  it('keeps distinct mailboxes apart', () => {
+    expect(destinationKey('ada@gmail.com')).not.toBe(destinationKey('bob@gmail.com'));
+    expect(destinationKey('+a@example.com')).not.toBe(destinationKey('+b@example.com'));
+    expect(destinationKey('straße@example.com')).not.toBe(destinationKey('strasse@example.com'));
+  });
+
+  it('counts a domain written only in non-ASCII letters and its punycode as one', () => {
+    const domain = '例え。テスト'; // an ideographic full stop: not one ASCII character
+    expect(destinationKey(`ada@${domain}`)).toBe(destinationKey(`ada@${toASCII(domain) ?? ''}`));
+  });
+});
