@@ -1,6 +1,6 @@
 import { checkSendLimits } from './options.js';
 import type { SendLimit, SendLimitsOptions } from './options.js';
-import { destinationIpKey, destinationKey, ipKey } from './keys.js';
+import { destinationKey, destinationKeys, ipKey } from './keys.js';
 import type { LimitCounts, SendCounts } from './counts.js';
 import { MemoryLimitCounts } from './memoryLimits.js';
 import { RedisLimitCounts } from './redisLimits.js';
@@ -95,12 +95,12 @@ export class SendLimiter {
     const kinds: SendLimitedBy[] = [];
     if (perDestination) {
       for (const d of destinations) {
-        const key = destinationKey(d);
+        const { key, pair } = destinationKeys(d, ip);
         // Two ways of writing one destination in one send are one send to it.
         if (send.destinations.some((s) => s.key === key)) continue;
         send.destinations.push({
           key,
-          pair: destinationIpKey(d, ip),
+          pair,
           total: perDestination.limit * DESTINATION_TOTAL_FACTOR,
           limit: perDestination.limit,
           windowMs: perDestination.windowSeconds * 1000,
