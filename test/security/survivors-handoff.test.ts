@@ -3,69 +3,16 @@
 // asking browser sees: its status says "expired" and its callback refuses (401), never a 500,
 // never "pending", never a login.
 import { describe, expect, it } from 'vitest';
-import { MemoryFlowStore, type FlowStore } from '../../src/index.js';
-import { clickLink, lastLinkTo, type Harness } from '../helpers/harness.js';
 import { harnessPool } from '../helpers/pool.js';
+import { askForLink, expectExpired, WatchedFlowStore } from '../helpers/watchedFlowStore.js';
 
 const pool = harnessPool();
 
-/**
- * A real memory store on its own clock, with the keys it was asked to create, and a switch that
- * makes the next `take` find nothing (as when another tab or instance took the flow first).
- */
-class WatchedStore implements FlowStore {
-  now = Date.now();
-  readonly inner = new MemoryFlowStore({}, () => this.now);
-  readonly keys: string[] = [];
-  loseNextTake = false;
-  create(key: string, value: string, ttlMs: number) {
-    this.keys.push(key);
-    return this.inner.create(key, value, ttlMs);
-  }
-  get(key: string) {
-    return this.inner.get(key);
-  }
-  swap(key: string, expected: string, next: string) {
-    return this.inner.swap(key, expected, next);
-  }
-  async take(key: string) {
-    const value = await this.inner.take(key);
-    if (!this.loseNextTake) return value;
-    this.loseNextTake = false;
-    return undefined;
-  }
-  /** Replaces a stored value as a broken or foreign writer would. */
-  async overwrite(key: string, value: string) {
-    await this.inner.take(key);
-    await this.inner.create(key, value, 60_000);
-  }
-}
-
-/** The laptop asks for a link (cross-device handoff, the default); returns what the test needs. */
-async function ask(h: Harness, store: WatchedStore, email: string) {
-  const laptop = h.browser();
-  const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });
-  expect(sent.status).toBe(200);
-  const flowKey = store.keys.at(-1)!;
-  const callback = await clickLink(lastLinkTo(h.emulator, email));
-  expect((await laptop.get('/auth/status')).body.status).toBe('pending');
-  return { laptop, flowKey, callback, match: sent.body.match as string };
-}
-
-async function expectExpired(laptop: ReturnType<Harness['browser']>) {
-  const status = await laptop.get('/auth/status');
-  expect(status.status).toBe(200);
-  expect(status.body.status).toBe('expired');
-  const finished = await laptop.get('/auth/callback').set('accept', 'application/json');
-  expect(finished.status).toBe(401);
-  expect((await laptop.get('/me')).status).toBe(401);
-}
-
 describe('a flow the store no longer holds as written', () => {
   it('evicted by the store: expired', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, flowKey } = await ask(h, store, 'evicted@example.com');
+    const { laptop, flowKey } = await askForLink(h, store, 'evicted@example.com');
     await store.inner.take(flowKey);
     await expectExpired(laptop);
   });
@@ -77,17 +24,17 @@ describe('a flow the store no longer holds as written', () => {
     ['of another version', JSON.stringify({ v: 2, s: 'approved', m: '42', exp: Date.now() + 60_000, a: {} })],
     ['with an unknown state', JSON.stringify({ v: 1, s: 'taken', m: '42', exp: Date.now() + 60_000, a: {} })],
   ])('overwritten with a record %s: expired', async (_what, value) => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, flowKey } = await ask(h, store, 'garbage@example.com');
-    await store.overwrite(flowKey, value);
+    const { laptop, flowKey } = await askForLink(h, store, 'garbage@example.com');
+    await store.overwrite(flowKey, value, 60_000);
     await expectExpired(laptop);
   });
 
   it('approved on the phone, but another tab took it first: this one is not signed in', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, callback, match } = await ask(h, store, 'other-tab@example.com');
+    const { laptop, callback, match } = await askForLink(h, store, 'other-tab@example.com');
     const phone = h.browser();
     expect((await phone.post(callback).type('form').send({ match })).status).toBe(200);
     expect((await laptop.get('/auth/status')).body.status).toBe('approved');
@@ -100,10 +47,10 @@ describe('a flow the store no longer holds as written', () => {
 
 describe('the stored flow lives as long as its link, not longer', () => {
   it('once the link has expired on the store clock, the flow is gone: expired', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     // expiry: 600 s (the strategy's clock does not move, so only the store can drop the flow).
     const h = await pool.app({ strategy: { flowStore: store, expiry: 600 } });
-    const { laptop } = await ask(h, store, 'ttl@example.com');
+    const { laptop } = await askForLink(h, store, 'ttl@example.com');
     store.now += 600_000 + 1_000;
     expect((await laptop.get('/auth/status')).body.status).not.toBe('pending');
     const finished = await laptop.get('/auth/callback').set('accept', 'application/json');
@@ -111,9 +58,9 @@ describe('the stored flow lives as long as its link, not longer', () => {
   });
 
   it('before that, it is still there: pending', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store, expiry: 600 } });
-    const { laptop } = await ask(h, store, 'ttl-live@example.com');
+    const { laptop } = await askForLink(h, store, 'ttl-live@example.com');
     store.now += 590_000;
     expect((await laptop.get('/auth/status')).body.status).toBe('pending');
   });
@@ -121,9 +68,9 @@ describe('the stored flow lives as long as its link, not longer', () => {
 
 describe('the number typed on the phone (survivors 9 and 10)', () => {
   it('typed with spaces around it: approved, and the laptop signs in', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, callback, match } = await ask(h, store, 'spaces@example.com');
+    const { laptop, callback, match } = await askForLink(h, store, 'spaces@example.com');
     const approved = await h.browser().post(callback).type('form').send(`match=%20${match}%20`);
     expect(approved.status).toBe(200);
     expect(approved.text).toContain('You are signed in on your computer');
@@ -132,9 +79,9 @@ describe('the number typed on the phone (survivors 9 and 10)', () => {
   });
 
   it('sent twice in one form (not one string): no answer (the page asks again, 400), never a 500, and the flow waits', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, callback, match } = await ask(h, store, 'twice@example.com');
+    const { laptop, callback, match } = await askForLink(h, store, 'twice@example.com');
     const res = await h.browser().post(callback).type('form').send(`match=${match}&match=${match}`);
     expect(res.status).toBe(400);
     expect(res.text).not.toContain('You are signed in on your computer');
@@ -143,9 +90,9 @@ describe('the number typed on the phone (survivors 9 and 10)', () => {
   });
 
   it('the right number, but the service refuses the code at approval: nothing proven, the flow waits, nobody signed in', async () => {
-    const store = new WatchedStore();
+    const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, callback, match } = await ask(h, store, 'refused-code@example.com');
+    const { laptop, callback, match } = await askForLink(h, store, 'refused-code@example.com');
     h.emulator.fault({
       path: '/auth/v1/verify/code',
       status: 400,
