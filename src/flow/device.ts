@@ -29,7 +29,8 @@ const SYSTEMS: ReadonlyArray<[string, string]> = [
 
 /** What a User-Agent header says of the browser and system, when it says anything we know. */
 export function summarizeDevice(userAgent: unknown): DeviceSummary {
-  if (typeof userAgent !== 'string' || userAgent === '') return {};
+  // An empty header names nothing, as any other without a known token does.
+  if (typeof userAgent !== 'string') return {};
   const ua = userAgent.slice(0, MAX_USER_AGENT);
   const summary: DeviceSummary = {};
   const browser = BROWSERS.find(([token]) => ua.includes(token));
