@@ -9,6 +9,7 @@ import { sendJson } from '../web/request.js';
 import type { ApprovalOutcome, PageOptions } from '../web/view.js';
 import type { ServerResponse } from 'node:http';
 import { summarizeDevice } from './device.js';
+import { isPending } from './handoff.js';
 import type { FlowDenial, Handoff } from './handoff.js';
 
 /** What the approval route needs from the strategy that owns it. */
@@ -57,7 +58,7 @@ export async function approveOnThisDevice(
   const flow = await handoff.read(flowId, now);
   // A flow that is over (used, expired, decided) is a plain refusal: the app's failure handling shows it.
   if (req.method !== 'POST') {
-    if (!flow || flow.record.state !== 'pending') return ctx.refuse('FLOW_EXPIRED');
+    if (!isPending(flow)) return ctx.refuse('FLOW_EXPIRED');
     if (json) return sendJson(res, 200, awaiting(flow.record.askedBy));
     return showPage(page, approvalView(page, flow.record.askedBy, now));
   }
@@ -66,7 +67,7 @@ export async function approveOnThisDevice(
   const form = await readSmallForm(req);
   const outcome = async (result: ApprovalOutcome): Promise<void> =>
     json ? sendOutcomeJson(page, result) : showPage(page, outcomeView(page, result));
-  if (!flow || flow.record.state !== 'pending') return outcome('gone');
+  if (!isPending(flow)) return outcome('gone');
   // Until the service has answered the send, nothing tells which codes belong to this flow.
   if (!ctx.requestIdsDiffer && flow.record.sendIds === undefined) return outcome('gone');
   const deny = async (reason: FlowDenial): Promise<boolean> => {
@@ -107,7 +108,8 @@ export async function approveOnThisDevice(
  */
 function asksForJson(req: HttpRequest): boolean {
   const json = /\bapplication\/json\b/i;
-  return json.test(String(req.headers.accept ?? '')) || json.test(String(req.headers['content-type'] ?? ''));
+  // An absent header reads "undefined", which names no JSON.
+  return json.test(String(req.headers.accept)) || json.test(String(req.headers['content-type']));
 }
 
 /**

@@ -53,6 +53,14 @@ export interface StoredFlow {
   record: FlowRecord;
 }
 
+/** A flow still waiting for its answer: the only kind `approve` and `deny` take. */
+export type PendingFlow = StoredFlow & { record: { state: 'pending' } };
+
+/** Whether the flow read is still waiting for its answer (not missing, approved or denied). */
+export function isPending(flow: StoredFlow | undefined): flow is PendingFlow {
+  return flow?.record.state === 'pending';
+}
+
 /** What finishing a flow found. */
 export type FlowTake =
   { kind: 'approved'; approval: FlowApproval } | { kind: 'pending' | 'denied' | 'expired'; record?: FlowRecord };
@@ -77,28 +85,27 @@ export class Handoff {
   }
 
   /**
-   * Stores a new pending flow until its link expires; resolves to the stored text, which
+   * Stores a new pending flow until its link expires; resolves to the flow as stored, which
    * `recordSend` compares against.
    */
-  async start(flowId: string, flow: Pick<FlowRecord, 'expiresAt' | 'askedBy'>, now: number): Promise<string> {
-    const full: FlowRecord = { version: FLOW_RECORD_VERSION, state: 'pending', ...flow };
-    const raw = JSON.stringify(full);
+  async start(flowId: string, flow: Pick<FlowRecord, 'expiresAt' | 'askedBy'>, now: number): Promise<StoredFlow> {
+    const record: FlowRecord = { version: FLOW_RECORD_VERSION, state: 'pending', ...flow };
+    const raw = JSON.stringify(record);
     // 128 random bits do not collide; a false here means the store refused to keep it.
     if (!(await this.#store.create(this.#secrets.flowKey(flowId), raw, Math.max(1, flow.expiresAt - now)))) {
       throw new Error('the flow store did not keep a new flow');
     }
-    return raw;
+    return { raw, record };
   }
 
   /**
    * Binds the flow to its send once the service answered it: an approval must then bring a
    * code of this send. False when the flow moved on meanwhile (it is then refused anyway).
    */
-  async recordSend(flowId: string, started: string, requestIds: readonly string[]): Promise<boolean> {
-    const record = parseRecord(started);
-    if (!record) return false;
+  async recordSend(flowId: string, started: StoredFlow, requestIds: readonly string[]): Promise<boolean> {
     const sendIds = [...new Set(requestIds.map((id) => this.#secrets.sendDigest(id)))];
-    return this.#store.swap(this.#secrets.flowKey(flowId), started, JSON.stringify({ ...record, sendIds }));
+    const next: FlowRecord = { ...started.record, sendIds };
+    return this.#store.swap(this.#secrets.flowKey(flowId), started.raw, JSON.stringify(next));
   }
 
   /** Whether the verified code belongs to this flow's send (by the service's request id). */
@@ -109,21 +116,20 @@ export class Handoff {
   /** The flow, or `undefined` when unknown, expired or unreadable (an older shape included). */
   async read(flowId: string, now: number): Promise<StoredFlow | undefined> {
     const raw = await this.#store.get(this.#secrets.flowKey(flowId));
-    const record = raw === undefined ? undefined : parseRecord(raw);
-    if (raw === undefined || !record || record.expiresAt <= now) return undefined;
+    if (raw === undefined) return undefined;
+    const record = parseRecord(raw);
+    if (!record || record.expiresAt <= now) return undefined;
     return { raw, record };
   }
 
-  /** Denies a pending flow for good; false when it was no longer pending. */
-  async deny(flowId: string, flow: StoredFlow, why: FlowDenial): Promise<boolean> {
-    if (flow.record.state !== 'pending') return false;
+  /** Denies a pending flow for good; false when it moved on since it was read (compare-and-set). */
+  async deny(flowId: string, flow: PendingFlow, why: FlowDenial): Promise<boolean> {
     const next: FlowRecord = { ...flow.record, state: 'denied', deniedBecause: why };
     return this.#store.swap(this.#secrets.flowKey(flowId), flow.raw, JSON.stringify(next));
   }
 
-  /** Approves a pending flow with the verification, sealed; false when it was no longer pending. */
-  async approve(flowId: string, flow: StoredFlow, approval: FlowApproval): Promise<boolean> {
-    if (flow.record.state !== 'pending') return false;
+  /** Approves a pending flow with the verification, sealed; false when it moved on since it was read. */
+  async approve(flowId: string, flow: PendingFlow, approval: FlowApproval): Promise<boolean> {
     const next: FlowRecord = { ...flow.record, state: 'approved', approval: this.#secrets.seal(flowId, approval) };
     return this.#store.swap(this.#secrets.flowKey(flowId), flow.raw, JSON.stringify(next));
   }
@@ -140,11 +146,10 @@ export class Handoff {
     const flow = await this.read(flowId, now);
     if (!flow) return { kind: 'expired' };
     if (flow.record.state !== 'approved') return { kind: flow.record.state, record: flow.record };
-    const taken = await this.#store.take(this.#secrets.flowKey(flowId));
-    // Another tab or instance took it first: for this request it is gone.
-    const record = taken === undefined ? undefined : parseRecord(taken);
-    if (!record || record.state !== 'approved' || record.approval === undefined) return { kind: 'expired' };
-    const approval = this.#secrets.open(flowId, record.approval);
+    // Another tab or instance took it first (or it changed since it was read): for this request it is gone.
+    if ((await this.#store.take(this.#secrets.flowKey(flowId))) !== flow.raw) return { kind: 'expired' };
+    // `open` refuses anything but a sealed approval of this flow, a missing one included.
+    const approval = this.#secrets.open(flowId, flow.record.approval);
     if (!isApproval(approval)) return { kind: 'expired' };
     return { kind: 'approved', approval };
   }

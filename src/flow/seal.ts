@@ -55,7 +55,7 @@ export class StoreSecrets {
   }
 
   /** The approval `seal` sealed for this flow, or `undefined`. */
-  open(flowId: string, sealed: string): unknown {
+  open(flowId: string, sealed: unknown): unknown {
     const value = openJson(this.#sealKey, sealed, `flow approval\0${flowId}`);
     return value === UNOPENED ? undefined : value;
   }

@@ -19,6 +19,7 @@ import { OtplessRequestError } from '../errors.js';
 import { OtplessSetupError } from '../errors.js';
 import { summarizeDevice } from '../flow/device.js';
 import { withFlowParam } from '../flow/handoff.js';
+import type { StoredFlow } from '../flow/handoff.js';
 import { newFlowId } from '../flow/seal.js';
 import { isCountryCode, readTypedPhone } from '../contact/phone.js';
 import type { CountryCode, PhoneProblem } from '../contact/phone.js';
@@ -194,7 +195,7 @@ export function createSendMiddleware(settings: ResolvedStrategyOptions, options:
     // verifies anything, whatever the service's request ids turn out to be.
     const flowId = newFlowId();
     const match = settings.handoff?.numberOf(flowId);
-    let started: string | undefined;
+    let started: StoredFlow | undefined;
     if (settings.handoff) {
       const askedBy = { ...summarizeDevice(req.headers['user-agent']), at: now };
       // Stored before the link leaves: a phone can open it within a second.

@@ -169,7 +169,7 @@ describe('flow records', () => {
     const secrets = new StoreSecrets('a-test-store-secret-of-32-characters!');
     const handoff = new Handoff(store, secrets);
     const now = Date.now();
-    const raw = await handoff.start(
+    const { raw } = await handoff.start(
       'A'.repeat(22),
       { expiresAt: now + 60_000, askedBy: { browser: 'Firefox', at: now } },
       now,
