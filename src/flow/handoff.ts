@@ -61,9 +61,8 @@ export function isPending(flow: StoredFlow | undefined): flow is PendingFlow {
   return flow?.record.state === 'pending';
 }
 
-/** What finishing a flow found. */
-export type FlowTake =
-  { kind: 'approved'; approval: FlowApproval } | { kind: 'pending' | 'denied' | 'expired'; record?: FlowRecord };
+/** What finishing a flow found, when it is not gone. */
+export type FlowTake = { kind: 'approved'; approval: FlowApproval } | { kind: 'pending' | 'denied' };
 
 /**
  * The cross-device flow over a `FlowStore`: `send()` starts one, the phone's approval moves it
@@ -110,7 +109,7 @@ export class Handoff {
 
   /** Whether the verified code belongs to this flow's send (by the service's request id). */
   isOwnSend(flow: StoredFlow, requestId: string): boolean {
-    return flow.record.sendIds?.includes(this.#secrets.sendDigest(requestId)) ?? false;
+    return flow.record.sendIds?.includes(this.#secrets.sendDigest(requestId)) === true;
   }
 
   /** The flow, or `undefined` when unknown, expired or unreadable (an older shape included). */
@@ -141,16 +140,19 @@ export class Handoff {
     return { status: flow.record.state, record: flow.record };
   }
 
-  /** Takes an approved flow (once, across instances); otherwise says where it stands. */
-  async take(flowId: string, now: number): Promise<FlowTake> {
+  /**
+   * Takes an approved flow (once, across instances); otherwise says where it stands.
+   * `undefined`: the flow is gone (unknown, expired, taken by another tab, or unreadable).
+   */
+  async take(flowId: string, now: number): Promise<FlowTake | undefined> {
     const flow = await this.read(flowId, now);
-    if (!flow) return { kind: 'expired' };
-    if (flow.record.state !== 'approved') return { kind: flow.record.state, record: flow.record };
+    if (!flow) return undefined;
+    if (flow.record.state !== 'approved') return { kind: flow.record.state };
     // Another tab or instance took it first (or it changed since it was read): for this request it is gone.
-    if ((await this.#store.take(this.#secrets.flowKey(flowId))) !== flow.raw) return { kind: 'expired' };
+    if ((await this.#store.take(this.#secrets.flowKey(flowId))) !== flow.raw) return undefined;
     // `open` refuses anything but a sealed approval of this flow, a missing one included.
     const approval = this.#secrets.open(flowId, flow.record.approval);
-    if (!isApproval(approval)) return { kind: 'expired' };
+    if (!isApproval(approval)) return undefined;
     return { kind: 'approved', approval };
   }
 
@@ -173,7 +175,8 @@ function parseRecord(raw: string): FlowRecord | undefined {
   }
 }
 
+/** An opened approval of this shape: a primitive, `null` or `undefined` has neither field. */
 function isApproval(value: unknown): value is FlowApproval {
-  const v = value as Partial<FlowApproval> | null;
-  return !!v && typeof v === 'object' && typeof v.approvedAt === 'number' && !!v.verification?.userDetails?.token;
+  const v = value as Partial<FlowApproval> | null | undefined;
+  return typeof v?.approvedAt === 'number' && !!v.verification?.userDetails?.token;
 }

@@ -392,7 +392,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     let denied = false;
     for (const flow of flows) {
       const taken = await handoff.take(flow.flowId, now);
-      if (taken.kind === 'approved') {
+      if (taken?.kind === 'approved') {
         const mine = takePendingByFlow(session, flow.flowId, now);
         if (!mine) return this.refuse('FLOW_EXPIRED');
         const { verification, approvedAt, approvedBy } = taken.approval;
@@ -404,11 +404,11 @@ export class MagicLinkStrategy extends PassportStrategyBase {
           mine.destinationHashes,
         );
       }
-      if (taken.kind === 'denied') {
+      if (taken?.kind === 'denied') {
         denied = true;
         takePendingByFlow(session, flow.flowId, now);
       }
-      if (taken.kind === 'pending') pending = true;
+      if (taken?.kind === 'pending') pending = true;
     }
     return this.refuse(pending ? 'FLOW_PENDING' : denied ? 'FLOW_DENIED' : 'FLOW_EXPIRED');
   }
