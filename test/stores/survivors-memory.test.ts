@@ -32,6 +32,18 @@ describe('flows in the memory store', () => {
     expect(await store.take('flow:b')).toBe('new');
   });
 
+  it('counts flows and marks together, and drops an expired flow once it is read', async () => {
+    let now = 0;
+    const store = new MemoryFlowStore({}, () => now);
+    await store.create('flow:a', 'a', 10);
+    await store.create('token:a', '1', 60_000);
+    await store.create('token:b', '1', 60_000);
+    expect(store.size).toBe(3);
+    now = 10;
+    expect(await store.get('flow:a')).toBeUndefined();
+    expect(store.size).toBe(2);
+  });
+
   it('keeps many flows by default, and sweeps an expired one when it is due', async () => {
     let now = 0;
     const store = new MemoryFlowStore({}, () => now);

@@ -30,6 +30,10 @@ describe('what RedisFlowStore takes for a client', () => {
       'RedisFlowStore: options.prefix must be a string of at most 100 characters',
     );
     expect(new RedisFlowStore({ client }).prefix).toBe('otpless:');
+    expect(() => new RedisFlowStore({ client, prefix: 7 as never })).toThrow('RedisFlowStore: options.prefix must be');
+    expect(() => new RedisFlowStore(undefined as never)).toThrow(
+      'RedisFlowStore: options must be an object with client',
+    );
   });
 });
 
@@ -100,7 +104,13 @@ describe.skipIf(!hasRedisServer())('RedisFlowStore on a redis-server', () => {
     const client = createClient({ url: server.url });
     const store = new RedisFlowStore({ client, prefix: 'connecting:' });
     const connecting = client.connect();
-    await expect(store.create('k', 'v', 10_000)).rejects.toMatchObject({ status: 503, reason: 'STORE_UNAVAILABLE' });
+    const err = (await store.create('k', 'v', 10_000).catch((e: unknown) => e)) as { cause: Error };
+    expect(err).toMatchObject({
+      status: 503,
+      reason: 'STORE_UNAVAILABLE',
+      message: 'Signing in is not possible right now. Please try again in a moment.',
+    });
+    expect(err.cause.message).toBe('the Redis client is not connected');
     await connecting;
     expect(await store.get('k')).toBeUndefined();
     expect(await reader.get('connecting:k')).toBeNull();
