@@ -92,7 +92,8 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
   if (!international && NON_ASCII.test(text)) return { problem: 'international' };
 
   const at = text.indexOf('@');
-  if (at < 1 || at !== text.lastIndexOf('@')) return { problem: 'format' };
+  // A second `@` is left in the domain, where no label takes it.
+  if (at < 1) return { problem: 'format' };
   const local = text.slice(0, at);
   const domain = text.slice(at + 1);
   if (local.length > MAX_LOCAL || !(international ? LOCAL_INTERNATIONAL : LOCAL_ASCII).test(local)) {
