@@ -64,6 +64,7 @@ describe('UTS #39, one part at a time', () => {
   it('takes several digits of one system, ASCII ones among letters of another script', () => {
     expect(readEmail('josé34@example.com', intl)).toEqual({ address: 'josé34@example.com' });
     expect(readEmail('josé30@example.com', intl)).toEqual({ address: 'josé30@example.com' });
+    expect(readEmail('josé1289@example.com', intl)).toEqual({ address: 'josé1289@example.com' });
     expect(readEmail('محمد٣٠@example.com', intl)).toEqual({ address: 'محمد٣٠@example.com' });
   });
 

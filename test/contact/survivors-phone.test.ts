@@ -83,3 +83,15 @@ describe("the service's form", () => {
     expect(isCountryCode(['IN'])).toBe(false);
   });
 });
+
+describe('dialled from Hong Kong, where 00 and 008 are both prefixes', () => {
+  it('reads the one split that is a valid number when the longest prefix gives none', () => {
+    // After 008 it is +1 312345678 (no US number); after 00, a Tokyo number.
+    expect(readTypedPhone('00813 1234 5678', 'HK')).toEqual({ e164: '+81312345678' });
+    expect(readTypedPhone('0081312345678', 'HK')).toEqual({ e164: '+81312345678' });
+  });
+
+  it('says why when no split is a number', () => {
+    expect(readTypedPhone('0012', 'HK')).toEqual({ problem: 'invalid' });
+  });
+});
