@@ -98,11 +98,13 @@ function coveredBy(sets: Array<Set<string>>, allowed: Set<string>): boolean {
 
 /**
  * The code point of the zero of `digit`'s decimal system. Unicode encodes each system as ten
- * consecutive code points from 0 to 9, so the zero is the first of the run the digit is in.
+ * consecutive code points from 0 to 9, and two systems can sit side by side (Myanmar's Pao
+ * digits U+116D0-116D9, then Eastern Pwo Karen's U+116DA-116E3): a run of digits is whole
+ * systems, so the zero is the digit's own ten within its run.
  */
 function digitZero(digit: string): number {
   const cp = digit.codePointAt(0) ?? 0;
-  let zero = cp;
-  while (cp - zero < 9 && DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
-  return zero;
+  let start = cp;
+  while (DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+  return cp - ((cp - start) % 10);
 }

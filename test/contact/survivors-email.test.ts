@@ -68,6 +68,14 @@ describe('UTS #39, one part at a time', () => {
     expect(readEmail('محمد٣٠@example.com', intl)).toEqual({ address: 'محمد٣٠@example.com' });
   });
 
+  it('tells two decimal systems side by side apart (Myanmar Pao, then Eastern Pwo Karen digits)', () => {
+    expect(readEmail('က𑛐𑛑@example.com', intl)).toEqual({ address: 'က𑛐𑛑@example.com' });
+    expect(readEmail('က𑛚𑛛@example.com', intl)).toEqual({ address: 'က𑛚𑛛@example.com' });
+    expect(readEmail('က𑛛𑛣@example.com', intl)).toEqual({ address: 'က𑛛𑛣@example.com' });
+    expect(readEmail('က𑛐𑛚@example.com', intl)).toEqual({ problem: 'lookalike' });
+    expect(readEmail('က𑛙𑛚@example.com', intl)).toEqual({ problem: 'lookalike' });
+  });
+
   it('refuses a Latin look-alike of one ASCII letter even where the whole part is not ASCII to the eye', () => {
     expect(readEmail('jɑsé@example.com', intl)).toEqual({ problem: 'lookalike' });
   });
