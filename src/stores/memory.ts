@@ -54,8 +54,8 @@ class Budget {
 
   makeRoom(now: number): void {
     this.sweep(now, SWEEP_PER_CREATE);
-    if (this.entries.size < this.max) return;
-    this.sweep(now, Number.POSITIVE_INFINITY);
+    // Still full: the sweep freed nothing, so the front entry is live (a longer sweep would stop
+    // there too), and it goes.
     if (this.entries.size < this.max) return;
     const oldest = this.entries.keys().next();
     if (!oldest.done) this.entries.delete(oldest.value);
