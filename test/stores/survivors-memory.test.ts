@@ -22,10 +22,12 @@ describe('flows in the memory store', () => {
     const store = new MemoryFlowStore({}, () => now);
     expect(await store.create('flow:a', 'one', 100)).toBe(true);
     expect(await store.create('flow:b', 'two', 100)).toBe(true);
+    expect(await store.create('flow:c', 'three', 100)).toBe(true);
     now = 1_099;
     expect(await store.create('flow:a', 'again', 100)).toBe(false);
     expect(await store.get('flow:a')).toBe('one');
     now = 1_100;
+    expect(await store.create('flow:c', 'again', 100)).toBe(true);
     expect(await store.swap('flow:b', 'two', 'three')).toBe(false);
     expect(await store.get('flow:a')).toBeUndefined();
     expect(await store.create('flow:b', 'new', 100)).toBe(true);
@@ -106,6 +108,10 @@ describe('used-token marks in the memory store', () => {
     expect(await store.get('token:a')).toBe('1');
   });
 
+  it('options must be an object, in those words', () => {
+    expect(() => new MemoryFlowStore(null as never)).toThrow('MemoryFlowStore: options must be an object');
+  });
+
   it('a full store takes new marks again once old ones have expired', async () => {
     let now = 0;
     const store = new MemoryFlowStore({ maxMarks: 2 }, () => now);
@@ -115,6 +121,37 @@ describe('used-token marks in the memory store', () => {
     now = 30_000;
     expect(await store.create('token:c', '1', 1_000)).toBe(true);
     expect(await store.create('token:d', '1', 1_000)).toBe(true);
+  });
+
+  it('taking one mark leaves the marks beside it in the table', async () => {
+    const store = new MemoryFlowStore();
+    // hi ^ lo picks the slot: 0 and 2.
+    const first = digestKey(folding(0x100, 0x100));
+    const third = digestKey(folding(0x102, 0x100));
+    await store.create(first, '1', 60_000);
+    await store.create(third, '1', 60_000);
+    expect(await store.take(third)).toBe('1');
+    expect(await store.get(first)).toBe('1');
+  });
+
+  it('every byte of a digest counts: digests that differ in their last byte are two marks', async () => {
+    const store = new MemoryFlowStore();
+    const bytes = folding(0x0a0b0c0d, 0x01020304);
+    expect(await store.create(digestKey(bytes), '1', 60_000)).toBe(true);
+    expect(await store.create(digestKey(bytes.map((b, i) => (i === 15 ? b ^ 0x10 : b))), '1', 60_000)).toBe(true);
+  });
+
+  it('keeps marks whose digest folds to the largest values', async () => {
+    const store = new MemoryFlowStore();
+    for (const [hi, lo] of [
+      [0, 0xffffffff],
+      [7, 0xffffffff],
+      [7, 0xfffffffe],
+    ] as const) {
+      const key = digestKey(folding(hi, lo));
+      expect(await store.create(key, '1', 60_000)).toBe(true);
+      expect(await store.get(key)).toBe('1');
+    }
   });
 
   it('holds up to 100 000 marks by default', async () => {

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisFlowStore } from '../../src/index.js';
+import { SendLimiter } from '../../src/limits/SendLimiter.js';
 import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 
 const fn = () => Promise.resolve(null);
@@ -89,6 +90,13 @@ describe.skipIf(!hasRedisServer())('RedisFlowStore on a redis-server', () => {
     const store = new RedisFlowStore({ client: reader, prefix: 'ttl:' });
     expect(await store.create('zero', 'v', 0)).toBe(true);
     expect(await store.create('below', 'v', -5)).toBe(true);
+  });
+
+  it("the send limits count through the store's node-redis client", async () => {
+    const { redis } = new RedisFlowStore({ client: reader });
+    const limiter = new SendLimiter({ perIp: { limit: 1, windowSeconds: 60 } }, { redis, prefix: 'limits:' });
+    expect((await limiter.take('203.0.113.9', ['ada@example.com'])).allowed).toBe(true);
+    expect((await limiter.take('203.0.113.9', ['bob@example.com'])).allowed).toBe(false);
   });
 
   it('reads the value of a client that answers in bytes as text', async () => {
