@@ -18,20 +18,31 @@
 import { rectifyConfusion } from 'unicode-confusables';
 
 // UAX #31 table 4 (recommended scripts), as Script_Extensions names.
-const RECOMMENDED = [
+const RECOMMENDED_NAMES = [
   'Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi',
   'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar',
   'Georgian', 'Hangul', 'Ethiopic', 'Khmer', 'Mongolian', 'Hiragana', 'Katakana', 'Bopomofo', 'Han',
-].map((name) => ({ name, pattern: new RegExp(`^\\p{Script_Extensions=${name}}$`, 'u') })); // prettier-ignore
+]; // prettier-ignore
+/** Compiled on the first international address: most apps never accept one. */
+let recommended: Array<{ name: string; pattern: RegExp }> | undefined;
 
+function recommendedScripts(): Array<{ name: string; pattern: RegExp }> {
+  recommended ??= RECOMMENDED_NAMES.map((name) => ({
+    name,
+    pattern: new RegExp(`\\p{Script_Extensions=${name}}`, 'u'),
+  }));
+  return recommended;
+}
+
+// The character classes below each test one character (a code point), so they need no anchors.
 /** Characters that go with any script: Script_Extensions Common or Inherited (digits 0-9, `-`, marks). */
-const ANY_SCRIPT = /^[\p{Script_Extensions=Common}\p{Script_Extensions=Inherited}]$/u;
+const ANY_SCRIPT = /[\p{Script_Extensions=Common}\p{Script_Extensions=Inherited}]/u;
 /** Any character with a script: a letter, a mark, or a digit of some script. */
-const SCRIPTED = /^[\p{L}\p{M}\p{Nd}]$/u;
-const DIGIT = /^\p{Nd}$/u;
+const SCRIPTED = /[\p{L}\p{M}\p{Nd}]/u;
+const DIGIT = /\p{Nd}/u;
 // eslint-disable-next-line no-control-regex -- the ASCII range is exactly what it names
 const ASCII = /^[\x00-\x7f]*$/;
-const LATIN = /^\p{Script=Latin}$/u;
+const LATIN = /\p{Script=Latin}/u;
 
 /** UTS #39 5.2 "highly restrictive": the mixes that are one writing system. */
 const WRITTEN_TOGETHER = [
@@ -57,8 +68,12 @@ export function passesUts39(part: string): boolean {
       zero = z;
     }
     if (!SCRIPTED.test(char) || ANY_SCRIPT.test(char)) continue;
-    const scripts = new Set(RECOMMENDED.filter((s) => s.pattern.test(char)).map((s) => s.name));
-    if (scripts.size === 0) return false;
+    // A character of no recommended script leaves an empty set: no single script, covered by none.
+    const scripts = new Set(
+      recommendedScripts()
+        .filter((s) => s.pattern.test(char))
+        .map((s) => s.name),
+    );
     scriptSets.push(scripts);
     if (LATIN.test(char) && !ASCII.test(char)) {
       const look = skeleton(char);
@@ -83,11 +98,13 @@ function coveredBy(sets: Array<Set<string>>, allowed: Set<string>): boolean {
 
 /**
  * The code point of the zero of `digit`'s decimal system. Unicode encodes each system as ten
- * consecutive code points from 0 to 9, so the zero is the first of the run the digit is in.
+ * consecutive code points from 0 to 9, and two systems can sit side by side (Myanmar's Pao
+ * digits U+116D0-116D9, then Eastern Pwo Karen's U+116DA-116E3): a run of digits is whole
+ * systems, so the zero is the digit's own ten within its run.
  */
 function digitZero(digit: string): number {
   const cp = digit.codePointAt(0) ?? 0;
-  let zero = cp;
-  while (cp - zero < 9 && DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
-  return zero;
+  let start = cp;
+  while (DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+  return cp - ((cp - start) % 10);
 }

@@ -82,7 +82,8 @@ const IDNA2008_LABEL = /^[\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}-]+$/u;
  * readEmail('josé@bücher.example', { international: true }) // { address: 'josé@xn--bcher-kva.example' }
  */
 export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading {
-  if (typeof input !== 'string' || input.length === 0 || input.length > MAX_LENGTH) return { problem: 'format' };
+  // The empty string fails below: it has no `@`.
+  if (typeof input !== 'string' || input.length > MAX_LENGTH) return { problem: 'format' };
   if (HIDDEN.test(input)) return { problem: 'hidden' };
   const text = input.normalize('NFC');
   // Full-width forms, ligatures, circled and mathematical letters all change under NFKC.
@@ -91,7 +92,8 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
   if (!international && NON_ASCII.test(text)) return { problem: 'international' };
 
   const at = text.indexOf('@');
-  if (at < 1 || at !== text.lastIndexOf('@')) return { problem: 'format' };
+  // A second `@` is left in the domain, where no label takes it.
+  if (at < 1) return { problem: 'format' };
   const local = text.slice(0, at);
   const domain = text.slice(at + 1);
   if (local.length > MAX_LOCAL || !(international ? LOCAL_INTERNATIONAL : LOCAL_ASCII).test(local)) {

@@ -52,13 +52,16 @@ const PASTED_DASHES = /[\u2010-\u2013\u2212]/g;
  * must look like one to the person who typed it.
  */
 const TYPED = /^\(?\+?[0-9 ()./-]+$/;
-/** `(+44) 7400 123456`: the library reads a bracketed country code only inside free text. */
-const BRACKETED_COUNTRY_CODE = /^\(\s*\+\s*([0-9]{1,3})\s*\)/;
+/**
+ * `(+44) 7400 123456`: the library reads a bracketed country code only inside free text.
+ * (`TYPED` allows nothing between the bracket and the `+`.)
+ */
+const BRACKETED_COUNTRY_CODE = /^\(\+\s*([0-9]{1,3})\s*\)/;
 /**
  * Kinds that cannot receive a sign-in link by WhatsApp or SMS, or that cost the sender more:
  * premium-rate numbers are how SMS pumping earns its money.
  */
-const REFUSED_KINDS: ReadonlySet<NumberType> = new Set<NumberType>([
+const REFUSED_KINDS: ReadonlySet<NumberType | undefined> = new Set<NumberType>([
   'PREMIUM_RATE',
   'TOLL_FREE',
   'SHARED_COST',
@@ -96,10 +99,9 @@ export function isCountryCode(value: unknown): value is CountryCode {
 export function readTypedPhone(input: unknown, defaultCountry?: CountryCode): PhoneReading {
   const typed = typedText(input);
   if (typed === undefined) return { problem: 'format' };
-  if (typed.startsWith('+')) return check(parsePhoneNumberFromString(typed, { extract: false }));
+  if (typed.startsWith('+')) return read(typed);
   if (defaultCountry === undefined) return { problem: 'countryCode' };
-  const reading = check(parsePhoneNumberFromString(typed, { defaultCountry, extract: false }));
-  return dialledReading(typed, defaultCountry, reading);
+  return dialledReading(typed, defaultCountry, read(typed, defaultCountry));
 }
 
 /**
@@ -118,15 +120,13 @@ function dialledReading(typed: string, country: CountryCode, reading: PhoneReadi
   for (let length = 1; length <= Math.min(MAX_PREFIX_DIGITS, digits.length - 1); length += 1) {
     if (idd.test(digits.slice(0, length))) splits.push(length);
   }
-  if (splits.length === 0) return reading;
-  const firstGroup = /^[0-9]+/.exec(typed)?.[0] ?? '';
-  if (firstGroup.length < digits.length && splits.includes(firstGroup.length)) {
-    return check(parsePhoneNumberFromString(`+${digits.slice(firstGroup.length)}`, { extract: false }));
-  }
+  // The length of the person's first group of digits (-1 when there is one group: never a split).
+  const firstGroup = typed.search(/[^0-9]/);
+  if (splits.includes(firstGroup)) return read(`+${digits.slice(firstGroup)}`);
   const numbers = new Set<string>();
   if (reading.e164 !== undefined) numbers.add(reading.e164);
   for (const length of splits) {
-    const split = check(parsePhoneNumberFromString(`+${digits.slice(length)}`, { extract: false }));
+    const split = read(`+${digits.slice(length)}`);
     if (split.e164 !== undefined) numbers.add(split.e164);
   }
   if (numbers.size > 1) return { problem: 'countryCode' };
@@ -145,8 +145,8 @@ function internationalPrefix(country: CountryCode): RegExp {
   if (pattern === undefined) {
     metadata.selectNumberingPlan(country);
     const source = metadata.numberingPlan?.IDDPrefix() ?? '';
-    // No prefix in the metadata: a pattern that matches nothing.
-    pattern = source === '' ? /(?!)/ : new RegExp(`^(?:${source})$`);
+    // No prefix in the metadata: a pattern that matches only the empty string, never a prefix.
+    pattern = new RegExp(`^(?:${source})$`);
     prefixPatterns.set(country, pattern);
   }
   return pattern;
@@ -165,7 +165,7 @@ function internationalPrefix(country: CountryCode): RegExp {
 export function readServicePhone(input: unknown): PhoneReading {
   const digits = serviceForm(input);
   if (digits === undefined) return { problem: 'format' };
-  return check(parsePhoneNumberFromString(`+${digits}`, { extract: false }));
+  return read(`+${digits}`);
 }
 
 /**
@@ -213,14 +213,18 @@ function typedText(input: unknown): string | undefined {
 function serviceForm(input: unknown): string | undefined {
   const typed = typedText(input);
   if (typed === undefined) return undefined;
+  // `TYPED` leaves a `+` at most first and digits: nothing else once the separators are gone.
   const compact = typed.replace(/[ ()./-]/g, '');
-  if (!/^\+?[0-9]+$/.test(compact)) return undefined;
   return compact.startsWith('+') ? compact.slice(1) : compact;
 }
 
-function check(parsed: ReturnType<typeof parsePhoneNumberFromString>): PhoneReading {
+/**
+ * The whole text read as one number, by libphonenumber-js, and checked. `extract: false`: the
+ * library's default looks for a number inside free text and drops what is around it.
+ */
+function read(text: string, defaultCountry?: CountryCode): PhoneReading {
+  const parsed = parsePhoneNumberFromString(text, { defaultCountry, extract: false });
   if (!parsed || !parsed.isValid()) return { problem: 'invalid' };
-  const kind = parsed.getType();
-  if (kind !== undefined && REFUSED_KINDS.has(kind)) return { problem: 'kind' };
+  if (REFUSED_KINDS.has(parsed.getType())) return { problem: 'kind' };
   return { e164: parsed.number };
 }

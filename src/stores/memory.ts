@@ -54,8 +54,8 @@ class Budget {
 
   makeRoom(now: number): void {
     this.sweep(now, SWEEP_PER_CREATE);
-    if (this.entries.size < this.max) return;
-    this.sweep(now, Number.POSITIVE_INFINITY);
+    // Still full: the sweep freed nothing, so the front entry is live (a longer sweep would stop
+    // there too), and it goes.
     if (this.entries.size < this.max) return;
     const oldest = this.entries.keys().next();
     if (!oldest.done) this.entries.delete(oldest.value);
@@ -97,7 +97,8 @@ export class MemoryFlowStore implements FlowStore {
     const budget = this.#flows;
     const seen = budget.entries.get(key);
     if (seen && seen.expiresAt > now) return false;
-    if (seen) budget.entries.delete(key);
+    // An expired flow of this key goes, so the new one is the newest (the last to be dropped).
+    budget.entries.delete(key);
     budget.makeRoom(now);
     budget.entries.set(key, { value, expiresAt: now + ttlMs });
     return true;
@@ -109,8 +110,7 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async swap(key: string, expected: string, next: string): Promise<boolean> {
-    // A mark is never replaced: it only is, or is not.
-    if (isMark(key)) return false;
+    // A mark is never replaced (it only is, or is not): marks are not among the flows read here.
     const entry = this.#live(key);
     if (!entry || entry.value !== expected) return false;
     entry.value = next;
