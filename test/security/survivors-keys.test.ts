@@ -39,4 +39,20 @@ describe('destinationKey', () => {
     const domain = '例え。テスト'; // an ideographic full stop: not one ASCII character
     expect(destinationKey(`ada@${domain}`)).toBe(destinationKey(`ada@${toASCII(domain) ?? ''}`));
   });
+
+  it('counts a number written with a trunk 0 after the country code as the number (one budget)', () => {
+    // A UK mobile: `+44 07400 123456` is dialled as `+44 7400 123456`; so is the same without spaces.
+    const key = destinationKey('+447400123456');
+    expect(key).toBe('d:+447400123456');
+    for (const written of ['+4407400123456', '+44 07400 123456', '447400123456', '4407400123456']) {
+      expect(destinationKey(written), written).toBe(key);
+    }
+  });
+
+  it('counts a number outside the known ranges as + and its digits, however written', () => {
+    const key = destinationKey('+99912345678');
+    expect(key).toBe('d:+99912345678');
+    expect(destinationKey('99912345678')).toBe(key);
+    expect(destinationKey('+999 1234-5678')).toBe(key);
+  });
 });
