@@ -85,7 +85,8 @@ function header(req: HttpRequest, name: string): string | undefined {
  * so the check accepts only a plain absolute path without dot segments and confirms it by parsing.
  */
 export function isSafeLocalPath(target: unknown): target is string {
-  if (typeof target !== 'string' || target.length === 0 || target.length > 2048) return false;
+  // The empty string fails `startsWith('/')`.
+  if (typeof target !== 'string' || target.length > 2048) return false;
   if (!target.startsWith('/') || target.startsWith('//')) return false;
   // Backslashes and control characters are normalised away by browsers into `//host`.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
