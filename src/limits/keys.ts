@@ -5,7 +5,7 @@
  * number or an IP address in the clear.
  */
 import * as crypto from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 import { toASCII } from 'tr46';
 import { verifiedPhone } from '../contact/phone.js';
 
@@ -102,7 +102,7 @@ function canonicalIp(ip: string | undefined): string {
   if (ip === undefined || ip === '') return 'unknown';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped?.[1] !== undefined) return mapped[1];
-  if (isIPv4(ip)) return ip;
+  // IPv4 and anything that is no IP address are kept as given.
   if (!isIPv6(ip)) return ip;
   return `${ipv6Groups(ip.split('%')[0] ?? ip)
     .slice(0, 4)

@@ -1,3 +1,4 @@
+import type { TLSSocket } from 'node:tls';
 import type { HttpRequest } from './request.js';
 
 /**
@@ -41,11 +42,8 @@ function ownOrigin(req: HttpRequest, callbackProtocol: string): string | undefin
   if (host === undefined) return undefined;
   const protocol: unknown = (req as HttpRequest & { protocol?: unknown }).protocol;
   const trusted = trustsProxy(req) && (protocol === 'http' || protocol === 'https');
-  const scheme = trusted
-    ? protocol
-    : (req.socket as { encrypted?: boolean } | undefined)?.encrypted
-      ? 'https'
-      : callbackProtocol.replace(/:$/, '');
+  // `encrypted` is true on a TLS socket and absent on a plain one; `callbackProtocol` is `http:` or `https:`.
+  const scheme = trusted ? protocol : (req.socket as TLSSocket).encrypted ? 'https' : callbackProtocol.slice(0, -1);
   try {
     return new URL(`${scheme}://${host}`).origin;
   } catch {
