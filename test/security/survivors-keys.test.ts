@@ -14,6 +14,14 @@ describe('ipKey', () => {
     expect(ipKey('1:2::3:4:5:6.7.8.9')).toBe('i:1:2:0:3::/64');
   });
 
+  it('drops a zone id whatever it holds: dots or colons in it never move the address to another /64', () => {
+    const key = ipKey('1::2:3:4:5:6');
+    expect(key).toBe('i:1:0:0:2::/64');
+    for (const zoned of ['1::2:3:4:5:6%x.y', '1::2:3:4:5:6%a:b', '1::2:3:4:5:6%eth0']) {
+      expect(ipKey(zoned), zoned).toBe(key);
+    }
+  });
+
   it('reads IPv4-mapped IPv6 as IPv4, and nothing else as IPv4', () => {
     expect(ipKey('::ffff:10.20.30.40')).toBe('i:10.20.30.40');
     expect(ipKey('10.20.30.40')).toBe('i:10.20.30.40');
