@@ -5,9 +5,9 @@
  * number or an IP address in the clear.
  */
 import * as crypto from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 import { toASCII } from 'tr46';
-import { readServicePhone, verifiedPhone } from '../contact/phone.js';
+import { verifiedPhone } from '../contact/phone.js';
 
 // eslint-disable-next-line no-control-regex -- the ASCII range is exactly what it names
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -92,15 +92,17 @@ function canonicalDestination(destination: string): string {
     if (GMAIL_DOMAINS.has(ascii)) return `${mailbox.replace(/\./g, '')}@gmail.com`;
     return `${mailbox}@${ascii}`;
   }
-  if (/^\+[1-9]\d{6,14}$/.test(value)) return value;
-  return readServicePhone(value).e164 ?? verifiedPhone(value) ?? value;
+  // Every number is read, E.164-looking ones too: `+4407400123456` is `+447400123456` (a trunk
+  // `0` after the country code), and counts as it. `verifiedPhone` keeps a number outside our
+  // metadata's ranges as `+` and its digits, so `99912345678` and `+99912345678` count as one.
+  return verifiedPhone(value) ?? value;
 }
 
 function canonicalIp(ip: string | undefined): string {
   if (ip === undefined || ip === '') return 'unknown';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped?.[1] !== undefined) return mapped[1];
-  if (isIPv4(ip)) return ip;
+  // IPv4 and anything that is no IP address are kept as given.
   if (!isIPv6(ip)) return ip;
   return `${ipv6Groups(ip.split('%')[0] ?? ip)
     .slice(0, 4)

@@ -1,3 +1,4 @@
+import type { TLSSocket } from 'node:tls';
 import type { HttpRequest } from './request.js';
 
 /**
@@ -41,11 +42,8 @@ function ownOrigin(req: HttpRequest, callbackProtocol: string): string | undefin
   if (host === undefined) return undefined;
   const protocol: unknown = (req as HttpRequest & { protocol?: unknown }).protocol;
   const trusted = trustsProxy(req) && (protocol === 'http' || protocol === 'https');
-  const scheme = trusted
-    ? protocol
-    : (req.socket as { encrypted?: boolean } | undefined)?.encrypted
-      ? 'https'
-      : callbackProtocol.replace(/:$/, '');
+  // `encrypted` is true on a TLS socket and absent on a plain one; `callbackProtocol` is `http:` or `https:`.
+  const scheme = trusted ? protocol : (req.socket as TLSSocket).encrypted ? 'https' : callbackProtocol.slice(0, -1);
   try {
     return new URL(`${scheme}://${host}`).origin;
   } catch {
@@ -85,7 +83,8 @@ function header(req: HttpRequest, name: string): string | undefined {
  * so the check accepts only a plain absolute path without dot segments and confirms it by parsing.
  */
 export function isSafeLocalPath(target: unknown): target is string {
-  if (typeof target !== 'string' || target.length === 0 || target.length > 2048) return false;
+  // The empty string fails `startsWith('/')`.
+  if (typeof target !== 'string' || target.length > 2048) return false;
   if (!target.startsWith('/') || target.startsWith('//')) return false;
   // Backslashes and control characters are normalised away by browsers into `//host`.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point

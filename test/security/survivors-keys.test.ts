@@ -14,6 +14,14 @@ describe('ipKey', () => {
     expect(ipKey('1:2::3:4:5:6.7.8.9')).toBe('i:1:2:0:3::/64');
   });
 
+  it('drops a zone id whatever it holds: dots or colons in it never move the address to another /64', () => {
+    const key = ipKey('1::2:3:4:5:6');
+    expect(key).toBe('i:1:0:0:2::/64');
+    for (const zoned of ['1::2:3:4:5:6%x.y', '1::2:3:4:5:6%a:b', '1::2:3:4:5:6%eth0']) {
+      expect(ipKey(zoned), zoned).toBe(key);
+    }
+  });
+
   it('reads IPv4-mapped IPv6 as IPv4, and nothing else as IPv4', () => {
     expect(ipKey('::ffff:10.20.30.40')).toBe('i:10.20.30.40');
     expect(ipKey('10.20.30.40')).toBe('i:10.20.30.40');
@@ -38,5 +46,21 @@ describe('destinationKey', () => {
   it('counts a domain written only in non-ASCII letters and its punycode as one', () => {
     const domain = '例え。テスト'; // an ideographic full stop: not one ASCII character
     expect(destinationKey(`ada@${domain}`)).toBe(destinationKey(`ada@${toASCII(domain) ?? ''}`));
+  });
+
+  it('counts a number written with a trunk 0 after the country code as the number (one budget)', () => {
+    // A UK mobile: `+44 07400 123456` is dialled as `+44 7400 123456`; so is the same without spaces.
+    const key = destinationKey('+447400123456');
+    expect(key).toBe('d:+447400123456');
+    for (const written of ['+4407400123456', '+44 07400 123456', '447400123456', '4407400123456']) {
+      expect(destinationKey(written), written).toBe(key);
+    }
+  });
+
+  it('counts a number outside the known ranges as + and its digits, however written', () => {
+    const key = destinationKey('+99912345678');
+    expect(key).toBe('d:+99912345678');
+    expect(destinationKey('99912345678')).toBe(key);
+    expect(destinationKey('+999 1234-5678')).toBe(key);
   });
 });

@@ -10,6 +10,7 @@ const setUp = (loginUrl: string) => () => requireLowRisk({ loginUrl });
 describe('a guard loginUrl must be a plain absolute path on this site', () => {
   it.each([
     // Not starting with one slash: relative to whatever page the visitor is on, or another host.
+    ['the empty string', ''],
     ['a relative path', 'account'],
     ['a relative path with a query', 'login?next=/'],
     ['a protocol-relative URL whose host parses as the checker’s own base', '//same-site.invalid/x'],

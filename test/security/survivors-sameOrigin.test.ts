@@ -83,6 +83,16 @@ describe('the request’s own origin takes its scheme from configuration, never 
     expect(res).toEqual(refused);
     expect((await send(h, { host: 'other.example', origin: 'https://other.example' })).status).toBe(200);
   });
+
+  it('trust proxy set to undefined (from an unset environment variable) is not trusting either', async () => {
+    const h = await harness({
+      strategy: { callbackUrl: 'https://app.example/auth/callback' },
+      // As `app.set('trust proxy', process.env.TRUST_PROXY)` does where the variable is unset.
+      routes: (app) => app.set('trust proxy', undefined),
+    });
+    expect(await send(h, { host: 'other.example', origin: 'http://other.example' })).toEqual(refused);
+    expect((await send(h, { host: 'other.example', origin: 'https://other.example' })).status).toBe(200);
+  });
 });
 
 describe('a request without Host has no origin of its own', () => {

@@ -91,4 +91,29 @@ describe('pending sends', () => {
     rememberPending(session, send('flow-new', 'request-new'), 0);
     expect(allPending(session).map((p) => p.flowId)).toEqual(['flow-new']);
   });
+
+  it('a record of this version with a field of another type is absent too', () => {
+    const session: SessionLike = {};
+    const current = { version: PENDING_VERSION, flowId: 'flow-x', requestIdHashes: [], destinationHashes: [] };
+    session[PENDING_KEY] = [
+      { ...current, expiresAt: '10000' },
+      { ...current, flowId: 7, expiresAt: 10_000 },
+    ];
+    expect(allPending(session)).toEqual([]);
+  });
+
+  it('a callback that takes nothing writes nothing: an expired send stays as it was', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a', 5), 0);
+    const before = JSON.stringify(session);
+    expect(takePendingByFlow(session, 'flow-other', 10)).toBeUndefined();
+    expect(JSON.stringify(session)).toBe(before);
+  });
+
+  it('taking the last send removes the member from the session, no empty list is left', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    expect(takePendingByFlow(session, 'flow-a', 1)?.flowId).toBe('flow-a');
+    expect(session).toEqual({});
+  });
 });

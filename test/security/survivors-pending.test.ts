@@ -1,0 +1,82 @@
+// Mutation survivors of session/pending.ts (docs/testing.md). The session's pending sends are a
+// stored format: a session written by one instance or release is read by the next (a shared
+// session store, or the cookie of cookie-session), so the member's name and the hashes in it are
+// pinned here from first principles. And a callback on a route without any session, which
+// `crossDevice: 'accept'` allows, reads the (absent) pending sends without failing.
+import { createHash } from 'node:crypto';
+import express from 'express';
+import passportPkg from 'passport';
+import supertest from 'supertest';
+import type { Response as SupertestResponse } from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { clickLink, lastLinkTo } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+
+const { harness } = useSharedEmulator();
+
+/** The cookie-session cookie of a response, decoded as anyone holding it can. */
+function sessionCookie(res: SupertestResponse): Record<string, unknown> {
+  const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const value = set
+    .find((c) => c.startsWith('sess='))
+    ?.split(';')[0]
+    ?.slice('sess='.length);
+  if (!value) throw new Error('no session cookie set');
+  return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Record<string, unknown>;
+}
+
+/** The format's hash: SHA-256, base64url, the first 22 characters (132 bits). */
+const pinnedHash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+describe('the pending sends in the session keep their stored format', () => {
+  it('one send: `otplessPending` holds its flow, the hashed request id and the hashed destination in lower case', async () => {
+    const h = await harness();
+    const sent = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'Pending.Pin@Example.com' });
+    expect(sent.status).toBe(200);
+    const delivered = h.emulator.outbox().at(-1);
+    const flowId = new URL(delivered?.redirectUri ?? 'http://x').searchParams.get('flow');
+    expect(sessionCookie(sent)).toEqual({
+      otplessPending: [
+        {
+          version: 2,
+          flowId,
+          requestIdHashes: [pinnedHash(delivered?.requestId ?? '')],
+          destinationHashes: [pinnedHash('destination\0pending.pin@example.com')],
+          expiresAt: expect.any(Number) as number,
+        },
+      ],
+    });
+  });
+});
+
+describe('a callback on a route with no session at all (crossDevice: accept)', () => {
+  it('signs in with a link sent elsewhere, reading no pending send, never a 500', async () => {
+    const h = await harness({ strategy: { crossDevice: 'accept' } });
+    const sent = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'no-session@example.com' });
+    expect(sent.status).toBe(200);
+    const callback = await clickLink(lastLinkTo(h.emulator, 'no-session@example.com'));
+    expect(new URL(callback, 'http://x').searchParams.get('flow')).toBeTruthy();
+
+    // The same strategy on an app with no session middleware, answering the callback statelessly.
+    const passport = new passportPkg.Passport();
+    passport.use(h.strategy);
+    const app = express();
+    app.get('/auth/callback', passport.authenticate(h.strategy.name, { session: false }), (req, res) => {
+      res.json({ user: req.user });
+    });
+    app.use((err: { message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(500).json({ error: err.message });
+    });
+    const res = await supertest(app).get(callback);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ user: { email: 'no-session@example.com' } });
+  });
+});
