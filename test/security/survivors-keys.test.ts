@@ -55,6 +55,11 @@ describe('destinationKey', () => {
     for (const written of ['+4407400123456', '+44 07400 123456', '447400123456', '4407400123456']) {
       expect(destinationKey(written), written).toBe(key);
     }
+    // Asked again (the person's next request, the login's reset): still one key, and the
+    // canonical writing still its own.
+    for (const written of ['+4407400123456', '+447400123456', '+4407400123456']) {
+      expect(destinationKey(written), written).toBe(key);
+    }
   });
 
   it('counts a number outside the known ranges as + and its digits, however written', () => {
