@@ -95,22 +95,8 @@ function canonicalDestination(destination: string): string {
   // Every number is read, E.164-looking ones too: `+4407400123456` is `+447400123456` (a trunk
   // `0` after the country code), and counts as it. `verifiedPhone` keeps a number outside our
   // metadata's ranges as `+` and its digits, so `99912345678` and `+99912345678` count as one.
-  // A number the send route already read reads as itself: remembered by its hash (the
-  // limiter keeps no number in the clear), since a parse costs about 16 µs and the same number
-  // comes back for the person's next request and for the login that resets its count.
-  const digest = sha256(value, 'base64url');
-  if (READ_AS_ITSELF.has(digest)) return value;
-  const reading = verifiedPhone(value) ?? value;
-  if (reading === value) {
-    // Bounded: a flood of distinct numbers empties it now and then, never grows it.
-    if (READ_AS_ITSELF.size >= MAX_READ_AS_ITSELF) READ_AS_ITSELF.clear();
-    READ_AS_ITSELF.add(digest);
-  }
-  return reading;
+  return verifiedPhone(value) ?? value;
 }
-
-const READ_AS_ITSELF = new Set<string>();
-const MAX_READ_AS_ITSELF = 4096;
 
 function canonicalIp(ip: string | undefined): string {
   if (ip === undefined || ip === '') return 'unknown';
