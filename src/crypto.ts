@@ -35,9 +35,10 @@ export function digestNumber(key: Buffer, label: string, value: string, min: num
  */
 export function sealJson(key: Buffer, value: unknown, context: string): string {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(Buffer.from(context, 'utf8'));
-  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  // GCM's tag is 16 bytes unless asked otherwise; `Buffer.from` reads text as UTF-8.
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context));
+  const body = Buffer.concat([cipher.update(Buffer.from(JSON.stringify(value))), cipher.final()]);
   return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
 }
 
@@ -50,11 +51,11 @@ export function openJson(key: Buffer, sealed: unknown, context: string): unknown
   const parts = sealed.split('.');
   if (parts.length !== 3) return UNOPENED;
   const [iv, tag, body] = parts.map((part) => Buffer.from(part, 'base64url')) as [Buffer, Buffer, Buffer];
-  // A short tag would weaken the authentication: only the full 16 bytes are accepted.
-  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return UNOPENED;
   try {
+    // A short tag would weaken the authentication: with `authTagLength`, `setAuthTag` throws for
+    // any tag but the full 16 bytes. An IV of another length does not authenticate.
     const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(tag);
     return JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8'));
   } catch {

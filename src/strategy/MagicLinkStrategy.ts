@@ -40,7 +40,7 @@ import type { MagicLinkHandoff } from './profile.js';
 import { PassportStrategyBase } from './passportBase.js';
 import { createSendMiddleware } from './send.js';
 import type { SendMiddleware, SendOptions } from './send.js';
-import { authenticatedAt, tokenAge, useTokenOnce } from './tokens.js';
+import { authenticatedAt, isFreshToken, useTokenOnce } from './tokens.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 import { warnOnce } from './warn.js';
@@ -264,7 +264,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const authAt = authenticatedAt(validated);
     const now = Date.now();
     // A time in the future beyond the skew is refused too: the used mark could not cover it.
-    if (authAt === undefined || tokenAge(authAt, now, this.settings.maxAuthAgeMs) !== 'fresh') {
+    if (authAt === undefined || !isFreshToken(authAt, now, this.settings.maxAuthAgeMs)) {
       return this.refuse('TOKEN_REJECTED');
     }
     if (!(await this.useTokenOnce(token))) return this.refuse('TOKEN_REJECTED');

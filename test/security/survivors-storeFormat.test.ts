@@ -38,8 +38,8 @@ describe('the store format, as any instance of this release derives it', () => {
   });
 
   it('a sealed approval with its tag cut short does not open (a 4-byte tag would be 2^32 guesses from a forgery)', () => {
-    // Two layers refuse it: the length check, and Node's own with authTagLength. Either alone
-    // suffices, so a mutant removing one survives as equivalent; this fails only without both.
+    // Node refuses it (`setAuthTag` under `authTagLength: 16`); without that option a 4-byte tag
+    // opens, and this fails.
     const secrets = new StoreSecrets(SECRET);
     const [iv, tag, body] = secrets.seal(FLOW_ID, { approvedAt: 3 }).split('.') as [string, string, string];
     const short = Buffer.from(tag, 'base64url').subarray(0, 4).toString('base64url');

@@ -22,6 +22,15 @@ describe('the app’s verify function', () => {
     expect(me.body.user).toEqual({ id: 'later@example.com', from: 'database' });
   });
 
+  it('a done() called from a timer whose handle the arrow returns (not a promise) logs the user in', async () => {
+    const verify = ((profile: MagicLinkProfile, done: (err: unknown, user?: unknown) => void) =>
+      setTimeout(() => done(null, { id: profile.id, from: 'timer' }), 1)) as unknown as VerifyFunction;
+    const h = await pool.app({ verify });
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'timer@example.com' })).status).toBe(302);
+    expect((await browser.get('/me')).body.user).toEqual({ id: 'timer@example.com', from: 'timer' });
+  });
+
   it('a bare Promise.reject() is an error for the app, never a login', async () => {
     const verify = (() => Promise.reject()) as unknown as VerifyFunction;
     const h = await pool.app({ verify });
