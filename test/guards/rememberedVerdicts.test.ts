@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import Keygrip from 'keygrip';
-import type { Response as SupertestResponse } from 'supertest';
+import { sessionCookie } from '../helpers/sessionCookie.js';
 import { describe, expect, it } from 'vitest';
 import { requireLowRisk } from '../../src/index.js';
 import type { GuardVerdict, RiskAuditEvent } from '../../src/index.js';
@@ -12,17 +12,6 @@ import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 // value moved into another record, or a handler's change to req.risk decide a later request.
 const { harness } = useSharedEmulator();
 const json = { accept: 'application/json' };
-
-/** The cookie-session cookie of a response, decoded as anyone holding it can. */
-function sessionCookie(res: SupertestResponse): Record<string, { risk: { s: string } }> {
-  const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  const value = set
-    .find((c) => c.startsWith('sess='))
-    ?.split(';')[0]
-    ?.slice('sess='.length);
-  if (!value) throw new Error('no session cookie set');
-  return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as never;
-}
 
 /** A cookie header for `session`, signed with the harness's cookie key as cookie-session does. */
 function signedCookie(session: unknown): string {
@@ -48,8 +37,8 @@ describe('what requireLowRisk() remembers never decides for another login, user 
     expect((await risky.get('/guarded').set(json)).status).toBe(403);
 
     // The risky session, signed as the app signs it, carrying the clean login's sealed signals.
-    const forged = sessionCookie(riskyLogin);
-    forged.otpless!.risk.s = sessionCookie(cleanLogin).otpless!.risk.s;
+    const forged = sessionCookie<Record<string, { risk: { s: string } }>>(riskyLogin);
+    forged.otpless!.risk.s = sessionCookie<Record<string, { risk: { s: string } }>>(cleanLogin).otpless!.risk.s;
     const res = await h.browser().get('/guarded').set(json).set('cookie', signedCookie(forged));
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: { code: 'RISK_BLOCKED' } });

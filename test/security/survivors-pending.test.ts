@@ -7,23 +7,12 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import passportPkg from 'passport';
 import supertest from 'supertest';
-import type { Response as SupertestResponse } from 'supertest';
+import { sessionCookie } from '../helpers/sessionCookie.js';
 import { describe, expect, it } from 'vitest';
 import { clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 const { harness } = useSharedEmulator();
-
-/** The cookie-session cookie of a response, decoded as anyone holding it can. */
-function sessionCookie(res: SupertestResponse): Record<string, unknown> {
-  const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  const value = set
-    .find((c) => c.startsWith('sess='))
-    ?.split(';')[0]
-    ?.slice('sess='.length);
-  if (!value) throw new Error('no session cookie set');
-  return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Record<string, unknown>;
-}
 
 /** The format's hash: SHA-256, base64url, the first 22 characters (132 bits). */
 const pinnedHash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
