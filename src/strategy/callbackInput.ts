@@ -45,8 +45,9 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
   return isFlowId(flow) ? { kind: 'code', code, flowId: flow } : { kind: 'invalid', failure: 'INVALID_CODE' };
 }
 
+/** A non-empty string of opaque characters (OPAQUE's `+` refuses the empty one) within `maxLength`. */
 function isOpaque(value: unknown, maxLength: number): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= maxLength && OPAQUE.test(value);
+  return typeof value === 'string' && value.length <= maxLength && OPAQUE.test(value);
 }
 
 /** Express parses the query; plain Connect does not, so fall back to the URL itself. */

@@ -4,6 +4,7 @@
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+import { clickLink, lastLinkTo } from '../helpers/harness.js';
 import type { Harness, HarnessOptions } from '../helpers/harness.js';
 
 const shared = useSharedEmulator();
@@ -27,6 +28,8 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
         )(req, res, next);
       app.get('/check', check);
       app.post('/check', express.urlencoded({ extended: false }), express.json(), check);
+      // A GET whose body is parsed too: what a GET carries in its body must never count.
+      app.get('/check-body', express.json(), check);
     },
   });
   ref.h = h;
@@ -111,5 +114,72 @@ describe('the flow parameter must be a flow id, or the link is refused before an
     const res = await browser.get(`/check?code=abc&flow=${FLOW_ID}`);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('WRONG_BROWSER');
+  });
+});
+
+/** A browser that asked for a link, and the `code` and `flow` the link brought back to it. */
+async function delivered(h: Harness, to: string) {
+  const browser = h.browser();
+  const sent = await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: to });
+  expect(sent.status).toBe(200);
+  const back = new URL(await clickLink(lastLinkTo(h.emulator, to)), h.baseUrl).searchParams;
+  return { browser, code: back.get('code')!, flow: back.get('flow')! };
+}
+
+describe('where the callback reads its input', () => {
+  it('a POST carrying both a token and a code is INVALID_CODE (400): which one was meant cannot be known', async () => {
+    const h = await harness();
+    const { browser, code, flow } = await delivered(h, 'both@example.com');
+    const token = h.emulator.issueToken({ email: 'both@example.com' });
+    const post = (path: string, body: Record<string, string>) =>
+      browser.post(path).set('origin', h.baseUrl).set('accept', 'application/json').type('form').send(body);
+    for (const res of [await post('/check', { token, code, flow }), await post(`/check?code=${code}`, { token })]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_CODE');
+    }
+    expect((await browser.get('/me')).status).toBe(401);
+    // Neither was spent: each alone still signs in.
+    expect((await post('/check', { token })).body.error.code).toBe('OK');
+  });
+
+  it("a POST's code is read from its body before the query, its flow from the query before the body", async () => {
+    const h = await harness();
+    const post = (browser: Harness['browser'] extends () => infer B ? B : never, path: string, body: object) =>
+      browser.post(path).set('origin', h.baseUrl).set('accept', 'application/json').send(body);
+    const first = await delivered(h, 'body-code@example.com');
+    const bodyFirst = await post(first.browser, '/check?code=not-the-code', { code: first.code, flow: first.flow });
+    expect(bodyFirst.status).toBe(200);
+    expect(bodyFirst.body.error.code).toBe('OK');
+    const second = await delivered(h, 'query-flow@example.com');
+    const queryFirst = await post(second.browser, `/check?flow=${second.flow}`, {
+      code: second.code,
+      flow: 'not a flow',
+    });
+    expect(queryFirst.status).toBe(200);
+    expect(queryFirst.body.error.code).toBe('OK');
+  });
+
+  it('a GET reads neither a token nor a flow from a body: the token stays unspent, a bad flow there is ignored', async () => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
+    const { browser, code } = await delivered(h, 'get-body@example.com');
+    const token = h.emulator.issueToken({ email: 'get-body@example.com' });
+    const withToken = await browser.get('/check-body').set('accept', 'application/json').send({ token });
+    // Read as a callback with nothing in it, not as a token the origin check then refuses.
+    expect(withToken.status).toBe(400);
+    expect(withToken.body.error.code).toBe('INVALID_CODE');
+    expect((await browser.get('/me')).status).toBe(401);
+    // No flow in the query: the body's is not read, so the code is bound by the service's request id.
+    const badFlow = await browser.get(`/check-body?code=${code}`).send({ flow: 'not a flow' });
+    expect(badFlow.status).toBe(200);
+    expect(badFlow.body.error.code).toBe('OK');
+    // The token a GET body carried was never handed to the service: POSTed, it signs in.
+    const posted = await h
+      .browser()
+      .post('/check')
+      .set('origin', h.baseUrl)
+      .set('accept', 'application/json')
+      .type('form')
+      .send({ token });
+    expect(posted.body.error.code).toBe('OK');
   });
 });
