@@ -23,6 +23,7 @@ export default {
     'src/strategy/callbackInput.ts',
     'src/strategy/tokens.ts',
     'src/crypto.ts',
+    'src/boundedMemo.ts',
     'src/web/origin.ts',
     'src/risk/assessRisk.ts',
     'src/guards/core.ts',

@@ -8,6 +8,7 @@ import { isSafeLocalPath } from '../web/origin.js';
 import { removeSessionValue, sessionOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { openValue, sealValue, UNREADABLE } from './sealedSignals.js';
+import { rememberAtMost } from '../boundedMemo.js';
 
 /**
  * What a magic-link login leaves in the session, beside Passport's own `passport.user`.
@@ -122,25 +123,20 @@ export function writeLoginRisk(req: HttpRequest, risk: LoginRiskRecord): void {
  * The binding of a record to the session's user: a hash of Passport's serialized user, or
  * `undefined` when the session holds none. Serialized users are JSON in every session store.
  */
-function userBinding(session: SessionLike, remember = true): string | undefined {
+function userBinding(session: SessionLike): string | undefined {
   const passport = session.passport as { user?: unknown } | undefined;
   // Passport keeps `{ user }` under `passport`; @fastify/passport keeps the serialized user itself.
   const user = passport && typeof passport === 'object' && Object.hasOwn(passport, 'user') ? passport.user : passport;
   if (user === undefined || user === null) return undefined;
-  if (!remember) return hashUser(JSON.stringify(user) ?? '');
   // Serializing on every guarded request would cost more than the decision: an object user
   // seen before is compared member by member with what it held then (see `sameMembers`).
-  const seen = typeof user === 'object' ? SEEN_USERS.get(user) : undefined;
+  // A WeakMap answers `undefined` for a primitive (a string user) rather than throwing.
+  const seen = SEEN_USERS.get(user as object);
   if (seen !== undefined && sameMembers(user as object, seen)) return seen.binding;
   const text = JSON.stringify(user) ?? '';
   // Hashing on every guarded request would cost more than the decision: keep recent ones.
-  let binding = BINDINGS.get(text);
-  if (binding === undefined) {
-    binding = hashUser(text);
-    if (BINDINGS.size >= MAX_BINDINGS) BINDINGS.delete(BINDINGS.keys().next().value as string);
-    BINDINGS.set(text, binding);
-  }
-  const members = typeof user === 'object' && user !== null ? flatMembers(user) : undefined;
+  const binding = BINDINGS.get(text) ?? rememberAtMost(BINDINGS, text, hashUser(text), MAX_BINDINGS);
+  const members = flatMembers(user);
   if (members) SEEN_USERS.set(user as object, { ...members, binding });
   return binding;
 }
@@ -156,19 +152,21 @@ interface SeenUser {
 const SEEN_USERS = new WeakMap<object, SeenUser>();
 
 /**
- * The members of a plain object whose JSON is fully given by its own keys and primitive
- * values (no nested object, no `toJSON`, no bigint), or `undefined` for any other object.
+ * The members of a plain object with no nested object, whose JSON is therefore given by its own
+ * keys and the values compared by identity here; `undefined` for anything else (a primitive, an
+ * object of another prototype, which is serialized at every read: a session's user is a plain
+ * object). A prototype of its own could lend enumerable members that `for...in` lists and JSON
+ * does not. A `toJSON` is checked at every comparison instead (`sameMembers`), since a new
+ * prototype can bring one at any time. (A bigint member never gets here: JSON.stringify throws.)
  */
-function flatMembers(user: object): Omit<SeenUser, 'binding'> | undefined {
-  const proto: unknown = Object.getPrototypeOf(user);
-  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in user) return undefined;
+function flatMembers(user: unknown): Omit<SeenUser, 'binding'> | undefined {
+  // For a primitive this is its wrapper's prototype (String.prototype...), never Object.prototype.
+  if (Object.getPrototypeOf(user) !== Object.prototype) return undefined;
   const keys: string[] = [];
   const values: unknown[] = [];
-  for (const key in user) {
+  for (const key in user as object) {
     const value: unknown = (user as Record<string, unknown>)[key];
-    if ((typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'bigint') {
-      return undefined;
-    }
+    if (typeof value === 'object') return undefined; // nested, or null (not worth telling apart)
     keys.push(key);
     values.push(value);
   }
@@ -178,7 +176,9 @@ function flatMembers(user: object): Omit<SeenUser, 'binding'> | undefined {
 /**
  * True when `user` still has exactly the keys (same order) and values it had when bound, so its
  * JSON, and the binding, are unchanged; any change (a member added, removed, reordered or
- * changed, even NaN for NaN) reads as not the same, and the user is serialized again.
+ * changed, even NaN for NaN) reads as not the same, and the user is serialized again. A new
+ * prototype changes the JSON only by lending enumerable members (listed by `for...in`, so
+ * counted here) or a `toJSON` (checked last).
  */
 function sameMembers(user: object, seen: SeenUser): boolean {
   const { keys, values } = seen;
@@ -187,9 +187,7 @@ function sameMembers(user: object, seen: SeenUser): boolean {
     if (keys[i] !== key || values[i] !== (user as Record<string, unknown>)[key]) return false;
     i++;
   }
-  if (i !== keys.length) return false;
-  const proto: unknown = Object.getPrototypeOf(user);
-  return (proto === Object.prototype || proto === null) && !('toJSON' in user);
+  return i === keys.length && !('toJSON' in user);
 }
 
 function hashUser(text: string): string {
@@ -280,7 +278,7 @@ function writeRecord(
 ): void {
   const session = sessionOf(req);
   if (opts.session === false || !session) return;
-  const binding = userBinding(session, false);
+  const binding = userBinding(session);
   if (binding !== undefined) setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: binding });
   if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
   else removeSessionValue(session, 'returnTo');

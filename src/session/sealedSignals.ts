@@ -1,5 +1,6 @@
 import { deriveKey, openJson, sealJson, UNOPENED } from '../crypto.js';
 import { OtplessSetupError } from '../errors.js';
+import { rememberAtMost } from '../boundedMemo.js';
 
 /**
  * Encryption of the login's risk signals for sessions that live in a cookie.
@@ -38,14 +39,8 @@ const KEYS = new Map<string, Buffer>();
 const MAX_KEYS = 32;
 
 function keyOf(secret: string): Buffer {
-  let key = KEYS.get(secret);
-  if (!key) {
-    // A key of its own for this purpose, so the cookie-signing key is never used to encrypt.
-    key = deriveKey(secret, 'login record signals v1');
-    if (KEYS.size >= MAX_KEYS) KEYS.clear();
-    KEYS.set(secret, key);
-  }
-  return key;
+  // A key of its own for this purpose, so the cookie-signing key is never used to encrypt.
+  return KEYS.get(secret) ?? rememberAtMost(KEYS, secret, deriveKey(secret, 'login record signals v1'), MAX_KEYS);
 }
 
 /** Thrown at login when a cookie session has risk signals to keep and no secret to seal them with. */
@@ -105,9 +100,8 @@ export function openValue(req: object, sealed: unknown, context: string): unknow
   if (value !== UNREADABLE) {
     if (!opened) OPENED.set(secrets, (opened = new Map()));
     // Oldest first out: the sessions still in use are opened again at their next request.
-    if (hit === undefined && opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
     // Shared by every request that opens it: nobody may change it.
-    opened.set(sealed, { context, value: deepFreeze(value) });
+    rememberAtMost(opened, sealed, { context, value: deepFreeze(value) }, MAX_OPENED);
   }
   return value;
 }

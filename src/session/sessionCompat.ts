@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import { setSealSecrets } from './sealedSignals.js';
+import { rememberAtMost } from '../boundedMemo.js';
 import { linkResponse } from '../web/host.js';
 
 /** Options of `sessionCompat()`. */
@@ -86,13 +87,7 @@ function cookieSessionSecrets(req: HttpRequest): readonly string[] {
     return secrets;
   }
   if (typeof secret !== 'string' || secret.length === 0) return NO_SECRETS;
-  let secrets = FROM_SECRET.get(secret);
-  if (!secrets) {
-    secrets = Object.freeze([secret]);
-    if (FROM_SECRET.size >= 32) FROM_SECRET.clear();
-    FROM_SECRET.set(secret, secrets);
-  }
-  return secrets;
+  return FROM_SECRET.get(secret) ?? rememberAtMost(FROM_SECRET, secret, Object.freeze([secret]), 32);
 }
 
 const NO_SECRETS: readonly string[] = Object.freeze([]);
