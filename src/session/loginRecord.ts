@@ -83,7 +83,8 @@ const UNREADABLE_SIGNALS: CompactSignals = { v: 1, f: '!' };
 export function readLoginRecord(req: { session?: unknown }): LoginRecord | undefined {
   const session = sessionOf(req);
   const record = session?.[LOGIN_RECORD_KEY];
-  if (!session || !record || typeof record !== 'object') return undefined;
+  if (!session || !record) return undefined;
+  // Any other value (a string, a number) fails the checks below.
   const candidate = record as Partial<StoredLoginRecord>;
   if (
     candidate.v !== 1 ||

@@ -3,8 +3,9 @@
 // members. An app that changes the session's user in place during a request (after one guard
 // ran, before another) must be judged by the user as it is now, never by the remembered one.
 import type express from 'express';
+import expressSession from 'express-session';
 import { describe, expect, it } from 'vitest';
-import { requireIdentity } from '../../src/index.js';
+import { readLoginRecord, requireIdentity } from '../../src/index.js';
 import { loginVia } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
@@ -148,5 +149,54 @@ describe("the guards judge the session's user as it is now, even when changed in
       .set('accept', 'application/json');
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('SETUP_ERROR');
+  });
+});
+
+type Stored = Record<string, unknown> & { otpless: Record<string, unknown>; passport: Record<string, unknown> };
+
+/** Who can write the session store (a Redis, say) may alter the record: each alteration alone. */
+const ALTERED: Record<string, (stored: Stored) => Record<string, unknown>> = {
+  'another format version': (s) => ({ ...s, otpless: { ...s.otpless, v: 2 } }),
+  'an id that is not a string': (s) => ({ ...s, otpless: { ...s.otpless, id: 7 } }),
+  'a user binding that is not a string': (s) => ({ ...s, otpless: { ...s.otpless, u: 7 } }),
+  'another user binding': (s) => ({ ...s, otpless: { ...s.otpless, u: 'A'.repeat(22) } }),
+  'verified types that are not a list': (s) => ({ ...s, otpless: { ...s.otpless, verified: 'EMAIL' } }),
+  'a record that is a string': (s) => ({ ...s, otpless: 'otpless' }),
+  'no record': (s) => ({ ...s, otpless: null }),
+  // No binding and no user both read as "none": still no login, never a login of nobody.
+  'no user binding, and no user in the session': (s) => {
+    const { u: _u, ...record } = s.otpless;
+    const { passport: _passport, ...rest } = s;
+    return { ...rest, otpless: record };
+  },
+};
+
+describe('a login record altered in the session store no longer counts', () => {
+  it.each(Object.keys(ALTERED))('%s: the guard does not pass, readLoginRecord() gives none', async (how) => {
+    const store = new expressSession.MemoryStore();
+    const h = await harness({
+      session: 'express',
+      sessionStore: store,
+      routes: (a) => {
+        a.get('/guarded', requireIdentity('EMAIL'), (_req, res) => res.json({ ok: true }));
+        a.get('/record', (req, res) => res.json({ record: readLoginRecord(req) ?? null }));
+      },
+    });
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'alice@example.com' })).status).toBe(302);
+    expect((await browser.get('/guarded').set('accept', 'application/json')).status).toBe(200);
+    const me = await browser.get('/me');
+    expect(me.body.record).toMatchObject({ v: 1, id: 'alice@example.com', verified: ['EMAIL'] });
+
+    const sessions = (store as unknown as { sessions: Record<string, string> }).sessions;
+    const stored = JSON.parse(sessions[me.body.sessionID]!) as Stored;
+    sessions[me.body.sessionID] = JSON.stringify(ALTERED[how]!(stored));
+
+    const res = await browser.get('/guarded').set('accept', 'application/json');
+    const userLeft = how !== 'no user binding, and no user in the session';
+    expect(res.status).toBe(userLeft ? 500 : 401);
+    expect(res.body.error.code).toBe(userLeft ? 'SETUP_ERROR' : 'UNAUTHENTICATED');
+    // What an app reading the record itself gets, logged in or not.
+    expect((await browser.get('/record')).body).toEqual({ record: null });
   });
 });
