@@ -211,12 +211,13 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
         : undefined;
     if (!fresh) return respond(req, res, next, record, judge(record, now, stale, false), now);
     return fresh.then((signals) => {
-      if (signals) {
-        const risk = { ...signals, action: assessRisk(signals.signals, policy, { now: signals.at }).action };
-        writeLoginRisk(req, risk);
-        record.risk = risk;
-      }
-      respond(req, res, next, record, judge(record, now, !signals, Boolean(signals)), now);
+      if (!signals) return respond(req, res, next, record, judge(record, now, true, false), now);
+      const risk = { ...signals, action: assessRisk(signals.signals, policy, { now: signals.at }).action };
+      // A new record, never a change to the one read: with a server-side session that object is
+      // the stored one, and only writeLoginRisk() writes the session.
+      writeLoginRisk(req, record, risk);
+      const refreshed = { ...record, risk };
+      respond(req, res, next, refreshed, judge(refreshed, now, false, true), now);
     });
   });
 }

@@ -109,14 +109,14 @@ export function readLoginRecord(req: { session?: unknown }): LoginRecord | undef
 }
 
 /**
- * Replaces the risk part of the record in this request's session (a guard that refetched the
- * signals), sealing the signals when the session is a cookie.
+ * Replaces the risk part of `record`, just read from this request's session by
+ * `readLoginRecord` (a guard that refetched the signals), sealing the signals when the session
+ * is a cookie.
  */
-export function writeLoginRisk(req: HttpRequest, risk: LoginRiskRecord): void {
-  const session = sessionOf(req);
-  const record = session?.[LOGIN_RECORD_KEY] as StoredLoginRecord | undefined;
-  if (!session || !record || typeof record !== 'object') return;
-  // A whole new record: a change inside the stored one is lost with @fastify/secure-session.
+export function writeLoginRisk(req: HttpRequest, record: LoginRecord, risk: LoginRiskRecord): void {
+  // The session the record was read from. A whole new record: a change inside the stored one is
+  // lost with @fastify/secure-session.
+  const session = sessionOf(req) as SessionLike;
   setSessionValue(session, LOGIN_RECORD_KEY, { ...record, risk: storedRisk(req, record.id, risk) });
 }
 
@@ -216,18 +216,20 @@ export interface LoginOutcome {
   secureInfo?: SecureInfo | undefined;
 }
 
-/** Builds the small record the guards read on later requests; `u` is set when it is written. */
+/** A record before it is written: `u` binds it to the user Passport puts in the session then. */
+export type UnboundLoginRecord = Omit<LoginRecord, 'u'>;
+
+/** Builds the small record the guards read on later requests. */
 export function buildLoginRecord(
   req: HttpRequest,
   profile: LoginOutcome,
   risk: RiskVerdict | undefined,
   token: string,
   now: number,
-): LoginRecord {
-  const record: LoginRecord = {
+): UnboundLoginRecord {
+  const record: UnboundLoginRecord = {
     v: 1,
     id: profile.id,
-    u: '',
     verified: [...new Set(profile.identities.filter((i) => i.verified).map((i) => i.type))],
   };
   if (risk) {
@@ -236,10 +238,6 @@ export function buildLoginRecord(
   // Only a server-side store keeps the token out of the browser; a cookie session never gets it.
   if (req.sessionStore) record.token = token;
   return record;
-}
-
-function isPromise(value: unknown): value is Promise<unknown> {
-  return !!value && typeof (value as Promise<unknown>).then === 'function';
 }
 
 type LogIn = (user: unknown, options: unknown, done?: (err?: unknown) => void) => unknown;
@@ -256,13 +254,14 @@ type LogIn = (user: unknown, options: unknown, done?: (err?: unknown) => void) =
  * Throws an `OtplessSetupError` (`MISSING_SESSION_SECRET`) before anything is logged in when a
  * cookie session has signals to keep and no secret to seal them with.
  */
-export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void {
-  const target = req as unknown as { logIn?: LogIn; login?: LogIn };
-  const original = target.logIn ?? target.login;
-  if (typeof original !== 'function') return;
+export function writeRecordOnLogin(req: HttpRequest, record: UnboundLoginRecord): void {
+  // Passport's authenticate() (and @fastify/passport) give every request `logIn` and `login`,
+  // the same function, before a strategy runs.
+  const target = req as unknown as { logIn: LogIn; login: LogIn };
+  const original = target.logIn;
   const returnTo = sessionOf(req)?.returnTo;
   // Sealed now, so a missing secret fails the login before the user is logged in.
-  const stored: StoredLoginRecord = { ...record };
+  const stored: Omit<StoredLoginRecord, 'u'> = { ...record };
   if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
 
   const wrapped = wrapLogIn(original, (opts) => writeRecord(req, stored, returnTo, opts));
@@ -273,14 +272,16 @@ export function writeRecordOnLogin(req: HttpRequest, record: LoginRecord): void 
 /** Writes the record into the session Passport has just logged the user into. */
 function writeRecord(
   req: HttpRequest,
-  stored: StoredLoginRecord,
+  stored: Omit<StoredLoginRecord, 'u'>,
   returnTo: unknown,
   opts: { session?: boolean },
 ): void {
-  const session = sessionOf(req);
-  if (opts.session === false || !session) return;
-  const binding = userBinding(session);
-  if (binding !== undefined) setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: binding });
+  // Not logged into the session: whoever it holds (an earlier login) must not get this record.
+  if (opts.session === false) return;
+  // Passport has just put the user into the session (it refuses a login without one), so both
+  // the session and its user are there; were the user missing, a `u` of `undefined` never counts.
+  const session = sessionOf(req) as SessionLike;
+  setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: userBinding(session) });
   if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
   else removeSessionValue(session, 'returnTo');
 }
@@ -299,7 +300,7 @@ function wrapLogIn(original: LogIn, write: (opts: { session?: boolean }) => void
       callback?.(err);
     });
     // @fastify/passport's logIn takes no callback and returns a promise: written once it resolves.
-    if (isPromise(result)) return result.then(() => write(opts));
+    if (result instanceof Promise) return result.then(() => write(opts));
     return result;
   };
 }

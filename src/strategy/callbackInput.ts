@@ -27,20 +27,22 @@ const MAX_TOKEN_LENGTH = 4096;
  */
 export function readCallbackInput(req: HttpRequest): CallbackInput {
   const query = queryOf(req);
-  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+  // Whatever a body parser left (or `undefined` without one): a member of anything but an object
+  // reads as `undefined`.
+  const body = req.body as Record<string, unknown> | null | undefined;
   const isPost = req.method === 'POST';
 
   const token = isPost ? body?.token : undefined;
-  const code = isPost ? (body?.code ?? query.code) : query.code;
+  const code = isPost ? (body?.code ?? queryValue(query, 'code')) : queryValue(query, 'code');
 
   if (token !== undefined && code === undefined) {
     return isOpaque(token, MAX_TOKEN_LENGTH) ? { kind: 'token', token } : { kind: 'invalid', failure: 'INVALID_CODE' };
   }
   if (token !== undefined) return { kind: 'invalid', failure: 'INVALID_CODE' };
-  if (code === undefined || code === '') return { kind: 'none' };
+  if (code === undefined) return { kind: 'none' };
   if (!isOpaque(code, MAX_CODE_LENGTH)) return { kind: 'invalid', failure: 'INVALID_CODE' };
   // A single-page app posts what its page read from the link: the flow with the code.
-  const flow = query[FLOW_PARAM] ?? (isPost ? body?.[FLOW_PARAM] : undefined);
+  const flow = queryValue(query, FLOW_PARAM) ?? (isPost ? body?.[FLOW_PARAM] : undefined);
   if (flow === undefined) return { kind: 'code', code, flowId: undefined };
   return isFlowId(flow) ? { kind: 'code', code, flowId: flow } : { kind: 'invalid', failure: 'INVALID_CODE' };
 }
@@ -50,16 +52,18 @@ function isOpaque(value: unknown, maxLength: number): value is string {
   return typeof value === 'string' && value.length <= maxLength && OPAQUE.test(value);
 }
 
-/** Express parses the query; plain Connect does not, so fall back to the URL itself. */
-function queryOf(req: HttpRequest): Record<string, unknown> {
-  // Read once: Express 5's `req.query` is a getter that parses the URL again on every read.
-  const parsed = req.query;
-  if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
-  const params = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-  const out: Record<string, unknown> = {};
-  for (const key of new Set(params.keys())) {
-    const all = params.getAll(key);
-    out[key] = all.length === 1 ? all[0] : all;
-  }
-  return out;
+/**
+ * The query of the request's URL, read the same way on every host: not Express's `req.query`,
+ * whose shape depends on the app's `query parser` setting (Express 4's default turns
+ * `?code[a]=b` into an object), and which plain Connect does not set at all. Everything after
+ * the first `?` is the query: a code may itself hold a `?`.
+ */
+function queryOf(req: HttpRequest): URLSearchParams {
+  return new URLSearchParams(String(req.url).split('?').slice(1).join('?'));
+}
+
+/** `name` in the query: its value, every value when it is repeated, `undefined` when absent. */
+function queryValue(query: URLSearchParams, name: string): string | string[] | undefined {
+  const all = query.getAll(name);
+  return all.length > 1 ? all : all[0];
 }

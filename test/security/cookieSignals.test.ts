@@ -153,6 +153,9 @@ describe('risk signals in a cookie session', () => {
     const refused = await browser.get(`${dropped.url}/guarded`, json);
     expect(refused.json()).toEqual({ error: { code: 'RISK_BLOCKED' } });
     expect(dropped.events.at(-1)?.reasons).toContainEqual(expect.objectContaining({ signal: 'malformed' }));
+    // readLoginRecord() gives the app the same: signals marked malformed, never none at all.
+    const record = (await browser.get(`${dropped.url}/me`, json)).json<{ record: { risk: unknown } }>().record;
+    expect(record.risk).toMatchObject({ signals: { v: 1, f: '!' }, action: 'allow' });
   });
 
   it('by default the key comes from cookie-session’s keys, and follows their rotation', async () => {

@@ -50,6 +50,7 @@ async function refetchApp(): Promise<RefetchApp> {
       app.get('/stale', guard({}), ok);
       app.get('/also-stale', guard({ policy: { vpn: 'block' } }), ok);
       app.get('/short-backoff', guard({ refetchBackoffMs: 300 }), ok);
+      app.get('/minute', guard({ maxAgeMs: 60_000 }), ok);
     },
   });
   ref.client = h.strategy.client;
@@ -82,6 +83,26 @@ describe('refetches of stale signals', () => {
     expect(statuses).toEqual(Array(20).fill(200));
     expect(h.calls() - before).toBe(1);
     expect(h.events.filter((e) => e.refreshed)).toHaveLength(20);
+  });
+
+  it('signals read again are kept in the session: its next request makes no call', async () => {
+    const h = await refetchApp();
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'kept@example.com' }, 'clean')).status).toBe(302);
+    const loggedAt = (await browser.get('/me')).body.record.risk.at as number;
+    const realNow = Date.now;
+    Date.now = () => realNow() + 120_000; // the login's signals are now 2 minutes old
+    try {
+      const before = h.calls();
+      expect((await browser.get('/minute').set('accept', 'application/json')).status).toBe(200);
+      expect(h.calls() - before).toBe(1);
+      expect((await browser.get('/minute').set('accept', 'application/json')).status).toBe(200);
+      expect(h.calls() - before).toBe(1);
+      expect((await browser.get('/me')).body.record.risk).toMatchObject({ action: 'allow' });
+      expect((await browser.get('/me')).body.record.risk.at).toBeGreaterThanOrEqual(loggedAt + 120_000);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('guards of different routes (and policies) share the call of one session', async () => {

@@ -30,6 +30,8 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
       app.post('/check', express.urlencoded({ extended: false }), express.json(), check);
       // A GET whose body is parsed too: what a GET carries in its body must never count.
       app.get('/check-body', express.json(), check);
+      // A POST route the app gave no body parser (Express 5 leaves `req.body` undefined).
+      app.post('/check-raw', check);
     },
   });
   ref.h = h;
@@ -94,6 +96,14 @@ describe('the flow parameter must be a flow id, or the link is refused before an
     expect(res.body.error.code).toBe('INVALID_CODE');
     // The fault is still armed: the service was never asked.
     expect((await browser.get('/check?code=probe-code')).status).toBe(502);
+  });
+
+  it('the query is everything after the first `?`: a flow id followed by a raw `?` is INVALID_CODE', async () => {
+    const h = await harness({ strategy: { crossDevice: 'refuse' } });
+    const browser = await armed(h);
+    const res = await browser.get(`/check?code=abc&flow=${FLOW_ID}?`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_CODE');
   });
 
   it('a flow id inside an array (a JSON body) is INVALID_CODE, never read as the id', async () => {
@@ -181,5 +191,20 @@ describe('where the callback reads its input', () => {
       .type('form')
       .send({ token });
     expect(posted.body.error.code).toBe('OK');
+  });
+});
+
+describe('a POST to a callback route without a body parser', () => {
+  it('reads the code and flow from the query, and signs in: no body is not a crash', async () => {
+    const h = await harness();
+    const { browser, code, flow } = await delivered(h, 'no-parser@example.com');
+    const res = await browser
+      .post(`/check-raw?code=${code}&flow=${flow}`)
+      .set('origin', h.baseUrl)
+      .set('accept', 'application/json')
+      .type('form')
+      .send({ code: 'ignored, never parsed' });
+    expect(res.status).toBe(200);
+    expect(res.body.error.code).toBe('OK');
   });
 });

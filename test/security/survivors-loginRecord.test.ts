@@ -6,7 +6,7 @@ import type express from 'express';
 import expressSession from 'express-session';
 import { describe, expect, it } from 'vitest';
 import { readLoginRecord, requireIdentity } from '../../src/index.js';
-import { loginVia } from '../helpers/harness.js';
+import { clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
@@ -198,5 +198,50 @@ describe('a login record altered in the session store no longer counts', () => {
     expect(res.body.error.code).toBe(userLeft ? 'SETUP_ERROR' : 'UNAUTHENTICATED');
     // What an app reading the record itself gets, logged in or not.
     expect((await browser.get('/record')).body).toEqual({ record: null });
+  });
+});
+
+describe('when the record is written', () => {
+  it("a login with `session: false` (an API answer) leaves the session's earlier login and its record alone", async () => {
+    const ref: { h?: Harness } = {};
+    const h = await harness({
+      routes: (a) =>
+        a.get(
+          '/auth/api-callback',
+          (req, res, next) => ref.h!.passport.authenticate('magic-link', { session: false })(req, res, next),
+          (req, res) => res.json({ user: req.user }),
+        ),
+    });
+    ref.h = h;
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'alice@example.com' })).status).toBe(302);
+    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'bob@example.com' });
+    const callback = await clickLink(lastLinkTo(h.emulator, 'bob@example.com'));
+    const api = await browser.get(callback.replace('/auth/callback', '/auth/api-callback'));
+    expect(api.status).toBe(200);
+    expect(api.body.user).toMatchObject({ id: 'bob@example.com' });
+    const me = await browser.get('/me');
+    expect(me.body.user).toMatchObject({ id: 'alice@example.com' });
+    expect(me.body.record).toMatchObject({ id: 'alice@example.com' });
+  });
+
+  it.each([
+    ['a path on this site is put back', false, '/account?tab=2', '/account?tab=2'],
+    ['kept by keepSessionInfo, a path on this site stays', true, '/account?tab=2', '/account?tab=2'],
+    ['kept by keepSessionInfo, another site is dropped', true, 'https://evil.example/x', '/me'],
+  ])('returnTo: %s', async (_name, keepSessionInfo, returnTo, location) => {
+    const h = await harness({
+      authenticate: { successRedirect: undefined, successReturnToOrRedirect: '/me', keepSessionInfo },
+      routes: (a) =>
+        a.get('/protected', (req, res) => {
+          (req.session as unknown as Record<string, unknown>).returnTo = returnTo;
+          res.status(401).end();
+        }),
+    });
+    const browser = h.browser();
+    await browser.get('/protected');
+    const res = await loginVia(h, browser, { email: 'return@example.com' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe(location);
   });
 });

@@ -100,6 +100,19 @@ describe('identities only the service vouched for', () => {
     expect(seen?.phoneNumbers).toEqual([{ value: '+14155550124', verified: false }]);
   });
 
+  it('the login record lists only the vouched identity, so requireIdentity() for the other one refuses', async () => {
+    const browser = h.browser();
+    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'record@example.com' });
+    const callback = await clickLink(lastLinkTo(emulator, 'record@example.com'));
+    answerWithoutVerified('record@example.com', [
+      { type: 'MOBILE', value: '14155550126' },
+      { type: 'EMAIL', value: 'record@example.com' },
+    ]);
+    expect((await browser.get(callback)).status).toBe(302);
+    const me = await browser.get('/me');
+    expect(me.body.record.verified).toEqual(['EMAIL']);
+  });
+
   it('a one-destination send whose answer names only another identity: refused', async () => {
     const browser = h.browser();
     await browser.post('/auth/magic-link').set('accept', 'application/json').send({ mobile: '+14155550125' });
