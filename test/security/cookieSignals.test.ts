@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import cookieSession from 'cookie-session';
 import express from 'express';
@@ -220,4 +221,28 @@ describe('the cookie-session example (the demo app)', () => {
       }
     }
   }, 60_000);
+});
+
+describe('the secret on the request, where sessionCompat() leaves it', () => {
+  it('is not shown when the request is logged (util.inspect), and a second sessionCompat() does not fail', async () => {
+    const SECRET = 'a-signal-secret-never-logged-0123';
+    const app = express();
+    app.use(cookieSession({ name: 'sess', keys: [COOKIE_KEY] }));
+    // A router of its own may add sessionCompat() again: the second must not fail.
+    app.use(sessionCompat({ secret: 'an-older-secret-0123456789abcd' }));
+    app.use(sessionCompat({ secret: SECRET }));
+    app.get('/log', (req, res) => res.json({ logged: inspect(req, { depth: 4 }) }));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/log`);
+      expect(res.status).toBe(200);
+      const { logged } = (await res.json()) as { logged: string };
+      expect(logged).toContain('IncomingMessage');
+      expect(logged).not.toContain(SECRET);
+      expect(logged).not.toContain('sealSecrets');
+    } finally {
+      server.close();
+    }
+  });
 });
