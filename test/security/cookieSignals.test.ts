@@ -182,7 +182,15 @@ describe('risk signals in a cookie session', () => {
     const callback = await logIn(browser, 'nosecret@example.com', 'clean');
     expect(callback.status).toBe(500);
     expect(callback.json()).toMatchObject({ error: { reason: 'MISSING_SESSION_SECRET' } });
-    expect(callback.text).toMatch(/sessionCompat\(\{ secret/);
+    // The message names every way out: the Fastify plugin, cookie-session's keys, a secret, a server-side session.
+    const { message } = callback.json<{ error: { message: string } }>().error;
+    expect(message).toContain('keeps the risk signals of a login encrypted in a cookie session, and found no secret');
+    expect(message).toContain('otplessFastify({ secret: process.env.SIGNALS_SECRET })');
+    expect(message).toContain(
+      'cookieSession({ keys: [...] }) (not signed: false) followed by app.use(sessionCompat())',
+    );
+    expect(message).toContain('sessionCompat({ secret: process.env.SESSION_SECRET })');
+    expect(message).toContain('use a server-side session (express-session)');
     expect((await browser.get('/me', json)).json()).toMatchObject({ user: null, record: null });
   });
 

@@ -207,4 +207,17 @@ describe('a POST to a callback route without a body parser', () => {
     expect(res.status).toBe(200);
     expect(res.body.error.code).toBe('OK');
   });
+
+  it('without a flow in the query either: the code is bound by the request id, and signs in', async () => {
+    const h = await harness();
+    const { browser, code } = await delivered(h, 'no-parser-flow@example.com');
+    const res = await browser
+      .post(`/check-raw?code=${code}`)
+      .set('origin', h.baseUrl)
+      .set('accept', 'application/json')
+      .type('form')
+      .send({ flow: 'ignored, never parsed' });
+    expect(res.status).toBe(200);
+    expect(res.body.error.code).toBe('OK');
+  });
 });
