@@ -83,46 +83,53 @@ interface Opened {
 }
 
 /**
- * Objects `openValue` handed out: deeply frozen and shared by every request that opens the
- * same sealed text, so whoever reads one may remember what it concluded from it.
+ * Objects `openValue` handed out: frozen and shared by every request that opens the same sealed
+ * text, so whoever reads one may remember what it concluded from it.
  */
 const SHARED = new WeakSet<object>();
 
 /** The value `sealValue` sealed, or `UNREADABLE`. Never throws. */
 export function openValue(req: object, sealed: unknown, context: string): unknown {
-  if (typeof sealed !== 'string') return UNREADABLE;
   const secrets = sealSecretsOf(req);
-  let opened = OPENED.get(secrets);
-  // One lookup by the sealed text; the context is compared, not hashed with it.
-  const hit = opened?.get(sealed);
-  if (hit !== undefined && hit.context === context) return hit.value;
+  const memo = OPENED.get(secrets) ?? newMemo(secrets);
+  // One lookup by the sealed text (anything but a string finds nothing, and `openJson` refuses
+  // it); the context is compared, not hashed with it.
+  const hit = memo.get(sealed as string);
+  if (hit?.context === context) return hit.value;
   const value = open(secrets, sealed, context);
-  if (value !== UNREADABLE) {
-    if (!opened) OPENED.set(secrets, (opened = new Map()));
-    // Oldest first out: the sessions still in use are opened again at their next request.
-    // Shared by every request that opens it: nobody may change it.
-    rememberAtMost(opened, sealed, { context, value: deepFreeze(value) }, MAX_OPENED);
-  }
+  // Only what opened is kept (oldest first out: sessions in use are opened again at their next
+  // request). Keeping a refusal too would change nothing but what an altered cookie may evict.
+  // Stryker disable next-line all: a memo; its mutants change only how often a value is opened
+  if (value !== UNREADABLE) rememberAtMost(memo, sealed as string, { context, value: share(value) }, MAX_OPENED);
   return value;
 }
 
-/**
- * True for an object `openValue` gave: authenticated, deeply frozen and shared, so a pure
- * judgement of it (with the same other inputs) may be remembered by its identity.
- */
-export function isOpenedValue(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && SHARED.has(value);
+function newMemo(secrets: readonly string[]): Map<string, Opened> {
+  const memo = new Map<string, Opened>();
+  OPENED.set(secrets, memo);
+  return memo;
 }
 
-function deepFreeze(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  for (const member of Object.values(value)) deepFreeze(member);
-  SHARED.add(Object.freeze(value));
+/**
+ * True for an object `openValue` gave: authenticated, frozen and shared, so a pure judgement of
+ * it (with the same other inputs) may be remembered by its identity. (A WeakSet holds no
+ * primitive: `has` answers false for one.)
+ */
+export function isOpenedValue(value: unknown): boolean {
+  return SHARED.has(value as object);
+}
+
+/**
+ * Freezes and marks as shared what was opened: compact signals, flat (strings and numbers), or
+ * `null` when the service sent none (a WeakSet cannot hold `null`).
+ */
+function share(value: unknown): unknown {
+  if (value !== null) SHARED.add(Object.freeze(value as object));
   return value;
 }
 
 /** The first secret that opens it wins; a rotated-out or altered value is `UNREADABLE`. */
-function open(secrets: readonly string[], sealed: string, context: string): unknown {
+function open(secrets: readonly string[], sealed: unknown, context: string): unknown {
   for (const secret of secrets) {
     const value = openJson(keyOf(secret), sealed, context);
     if (value !== UNOPENED) return value;
