@@ -2,8 +2,9 @@
 // per user object, the binding it computed, and trusts it while the object keeps the same
 // members. An app that changes the session's user in place during a request (after one guard
 // ran, before another) must be judged by the user as it is now, never by the remembered one.
-import type express from 'express';
+import express from 'express';
 import expressSession from 'express-session';
+import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { readLoginRecord, requireIdentity } from '../../src/index.js';
 import { clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
@@ -243,5 +244,15 @@ describe('when the record is written', () => {
     const res = await loginVia(h, browser, { email: 'return@example.com' });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(location);
+  });
+});
+
+describe('readLoginRecord() on a request without a session', () => {
+  it('gives none, without failing: a route the app serves before (or without) its session middleware', async () => {
+    const app = express();
+    app.get('/record', (req, res) => res.json({ record: readLoginRecord(req) ?? null }));
+    const res = await supertest(app).get('/record');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ record: null });
   });
 });
