@@ -149,6 +149,8 @@ interface SeenUser {
 /** By the user object itself (one session object lives for one request, or in a test, many). */
 const SEEN_USERS = new WeakMap<object, SeenUser>();
 
+// Stryker disable all: which users the memo takes; refusing more only costs speed, and taking
+// more (a nested object, a lent member) is what survivors-loginRecord.test.ts refuses.
 /**
  * The members of a plain object with no nested object, whose JSON is therefore given by its own
  * keys and the values compared by identity here; `undefined` for anything else (a primitive, an
@@ -157,8 +159,6 @@ const SEEN_USERS = new WeakMap<object, SeenUser>();
  * does not. A `toJSON` is checked at every comparison instead (`sameMembers`), since a new
  * prototype can bring one at any time. (A bigint member never gets here: JSON.stringify throws.)
  */
-// Stryker disable all: which users the memo takes; refusing more only costs speed, and taking
-// more (a nested object, a lent member) is what survivors-loginRecord.test.ts refuses.
 function flatMembers(user: unknown): Omit<SeenUser, 'binding'> | undefined {
   if (typeof user !== 'object' || user === null || Object.getPrototypeOf(user) !== Object.prototype) return undefined;
   const keys: string[] = [];

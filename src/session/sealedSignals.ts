@@ -120,8 +120,9 @@ export function isOpenedValue(value: unknown): boolean {
 }
 
 /**
- * Freezes and marks as shared what was opened: compact signals, flat (strings and numbers), or
- * `null` when the service sent none (a WeakSet cannot hold `null`).
+ * Freezes and marks as shared what was opened, which is what `sealValue` sealed: compact
+ * signals, flat (strings and numbers), or `null` when the service sent none (a WeakSet cannot
+ * hold `null`).
  */
 function share(value: unknown): unknown {
   if (value !== null) SHARED.add(Object.freeze(value as object));
