@@ -13,6 +13,8 @@ import { rememberAtMost } from '../boundedMemo.js';
  */
 
 /** Where `sessionCompat()` leaves the secrets on the request; not enumerable, never serialized. */
+// Stryker disable next-line StringLiteral: the registry key only matters between two copies of
+// the package, which a mutant changes alike
 const SECRETS = Symbol.for('passport-otpless.sealSecrets');
 
 interface WithSecrets {
