@@ -13,8 +13,7 @@ import { rememberAtMost } from '../boundedMemo.js';
  */
 
 /** Where `sessionCompat()` leaves the secrets on the request; not enumerable, never serialized. */
-// Stryker disable next-line StringLiteral: the registry key only matters between two copies of
-// the package, which a mutant changes alike
+// Stryker disable next-line StringLiteral: equivalent; the key is shared by two package copies
 const SECRETS = Symbol.for('passport-otpless.sealSecrets');
 
 interface WithSecrets {
