@@ -1,7 +1,11 @@
-// Mutation survivors of the login record's user binding (docs/testing.md). A guard remembers,
-// per user object, the binding it computed, and trusts it while the object keeps the same
-// members. An app that changes the session's user in place during a request (after one guard
-// ran, before another) must be judged by the user as it is now, never by the remembered one.
+// Mutation survivors of the login record (docs/testing.md).
+// - Its user binding: a guard remembers, per user object, the binding it computed, and trusts it
+//   while the object keeps the same members. An app that changes the session's user in place
+//   during a request (after one guard ran, before another) must be judged by the user as it is
+//   now, never by the remembered one.
+// - A record altered by whoever can write the session store counts for nothing.
+// - When it is written: not for a `session: false` login, and with `returnTo` kept only when it
+//   is a path on this site.
 import express from 'express';
 import expressSession from 'express-session';
 import supertest from 'supertest';
