@@ -4,8 +4,7 @@
 //   during a request (after one guard ran, before another) must be judged by the user as it is
 //   now, never by the remembered one.
 // - A record altered by whoever can write the session store counts for nothing.
-// - When it is written: not for a `session: false` login, and with `returnTo` kept only when it
-//   is a path on this site.
+// - It is not written for a `session: false` login (`returnTo`: strategy/callback.test.ts).
 import express from 'express';
 import expressSession from 'express-session';
 import supertest from 'supertest';
@@ -228,26 +227,6 @@ describe('when the record is written', () => {
     const me = await browser.get('/me');
     expect(me.body.user).toMatchObject({ id: 'alice@example.com' });
     expect(me.body.record).toMatchObject({ id: 'alice@example.com' });
-  });
-
-  it.each([
-    ['a path on this site is put back', false, '/account?tab=2', '/account?tab=2'],
-    ['kept by keepSessionInfo, a path on this site stays', true, '/account?tab=2', '/account?tab=2'],
-    ['kept by keepSessionInfo, another site is dropped', true, 'https://evil.example/x', '/me'],
-  ])('returnTo: %s', async (_name, keepSessionInfo, returnTo, location) => {
-    const h = await harness({
-      authenticate: { successRedirect: undefined, successReturnToOrRedirect: '/me', keepSessionInfo },
-      routes: (a) =>
-        a.get('/protected', (req, res) => {
-          (req.session as unknown as Record<string, unknown>).returnTo = returnTo;
-          res.status(401).end();
-        }),
-    });
-    const browser = h.browser();
-    await browser.get('/protected');
-    const res = await loginVia(h, browser, { email: 'return@example.com' });
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe(location);
   });
 });
 

@@ -415,25 +415,31 @@ describe('frontend SDK token (POST token)', () => {
 
 describe('returnTo', () => {
   it.each([
-    ['/account/settings?tab=2', '/account/settings?tab=2'],
-    ['//evil.com', '/me'],
-    ['https://evil.com', '/me'],
-    ['/\\evil.com', '/me'],
-    ['/\t/evil.com', '/me'],
-  ])('successReturnToOrRedirect with returnTo %j goes to %s', async (returnTo, expected) => {
-    const h = await harness({
-      authenticate: { successRedirect: undefined, successReturnToOrRedirect: '/me' },
-      routes: (app) => {
-        app.get('/protected', (req, res) => {
-          (req.session as unknown as Record<string, unknown>).returnTo = returnTo;
-          res.status(401).end();
-        });
-      },
-    });
-    const browser = h.browser();
-    await browser.get('/protected');
-    const res = await loginVia(h, browser, { email: 'return@example.com' });
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe(expected);
-  });
+    ['/account/settings?tab=2', false, '/account/settings?tab=2'],
+    ['//evil.com', false, '/me'],
+    ['https://evil.com', false, '/me'],
+    ['/\\evil.com', false, '/me'],
+    ['/\t/evil.com', false, '/me'],
+    // Kept through the login by Passport itself: an unsafe one is still dropped.
+    ['/account/settings?tab=2', true, '/account/settings?tab=2'],
+    ['https://evil.com', true, '/me'],
+  ])(
+    'successReturnToOrRedirect with returnTo %j (keepSessionInfo %s) goes to %s',
+    async (returnTo, keepSessionInfo, expected) => {
+      const h = await harness({
+        authenticate: { successRedirect: undefined, successReturnToOrRedirect: '/me', keepSessionInfo },
+        routes: (app) => {
+          app.get('/protected', (req, res) => {
+            (req.session as unknown as Record<string, unknown>).returnTo = returnTo;
+            res.status(401).end();
+          });
+        },
+      });
+      const browser = h.browser();
+      await browser.get('/protected');
+      const res = await loginVia(h, browser, { email: 'return@example.com' });
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(expected);
+    },
+  );
 });
