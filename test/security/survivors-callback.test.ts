@@ -38,6 +38,14 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
   return h;
 }
 
+/**
+ * A POST to the app that asks for JSON, from `browser` (which names the app's origin, as the
+ * app's own page does): a form, or a JSON body.
+ */
+function post(browser: ReturnType<Harness['browser']>, path: string, body: object, type: 'form' | 'json' = 'form') {
+  return browser.post(path).set('accept', 'application/json').type(type).send(body);
+}
+
 const VERIFY = '/auth/v1/verify/code';
 const VALIDATE = '/auth/v1/validate/token';
 const FLOW_ID = 'A'.repeat(21) + '_';
@@ -70,12 +78,10 @@ describe('the token limit is 4,096 characters, to the character', () => {
     const h = await harness();
     const browser = h.browser();
     h.emulator.fault({ path: VALIDATE, status: 500, times: 1 });
-    const post = (token: string) =>
-      browser.post('/check').set('origin', h.baseUrl).set('accept', 'application/json').type('form').send({ token });
-    const over = await post('t'.repeat(4097));
+    const over = await post(browser, '/check', { token: 't'.repeat(4097) });
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('INVALID_CODE');
-    const edge = await post('t'.repeat(4096));
+    const edge = await post(browser, '/check', { token: 't'.repeat(4096) });
     expect(edge.status).toBe(502);
     expect((await browser.get('/me')).status).toBe(401);
   });
@@ -109,11 +115,7 @@ describe('the flow parameter must be a flow id, or the link is refused before an
   it('a flow id inside an array (a JSON body) is INVALID_CODE, never read as the id', async () => {
     const h = await harness({ strategy: { crossDevice: 'refuse' } });
     const browser = await armed(h);
-    const res = await browser
-      .post('/check')
-      .set('origin', h.baseUrl)
-      .set('accept', 'application/json')
-      .send({ code: 'abc', flow: [FLOW_ID] });
+    const res = await post(browser, '/check', { code: 'abc', flow: [FLOW_ID] }, 'json');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_CODE');
   });
@@ -141,29 +143,35 @@ describe('where the callback reads its input', () => {
     const h = await harness();
     const { browser, code, flow } = await delivered(h, 'both@example.com');
     const token = h.emulator.issueToken({ email: 'both@example.com' });
-    const post = (path: string, body: Record<string, string>) =>
-      browser.post(path).set('origin', h.baseUrl).set('accept', 'application/json').type('form').send(body);
-    for (const res of [await post('/check', { token, code, flow }), await post(`/check?code=${code}`, { token })]) {
+    for (const res of [
+      await post(browser, '/check', { token, code, flow }),
+      await post(browser, `/check?code=${code}`, { token }),
+    ]) {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('INVALID_CODE');
     }
     // The token was not spent: alone, it is accepted.
-    expect((await post('/check', { token })).body.error.code).toBe('OK');
+    expect((await post(browser, '/check', { token })).body.error.code).toBe('OK');
   });
 
   it("a POST's code is read from its body before the query, its flow from the query before the body", async () => {
     const h = await harness();
-    const post = (browser: ReturnType<Harness['browser']>, path: string, body: object) =>
-      browser.post(path).set('origin', h.baseUrl).set('accept', 'application/json').send(body);
     const first = await delivered(h, 'body-code@example.com');
-    const bodyFirst = await post(first.browser, '/check?code=not-the-code', { code: first.code, flow: first.flow });
+    const bodyFirst = await post(
+      first.browser,
+      '/check?code=not-the-code',
+      { code: first.code, flow: first.flow },
+      'json',
+    );
     expect(bodyFirst.status).toBe(200);
     expect(bodyFirst.body.error.code).toBe('OK');
     const second = await delivered(h, 'query-flow@example.com');
-    const queryFirst = await post(second.browser, `/check?flow=${second.flow}`, {
-      code: second.code,
-      flow: 'not a flow',
-    });
+    const queryFirst = await post(
+      second.browser,
+      `/check?flow=${second.flow}`,
+      { code: second.code, flow: 'not a flow' },
+      'json',
+    );
     expect(queryFirst.status).toBe(200);
     expect(queryFirst.body.error.code).toBe('OK');
   });
@@ -181,40 +189,23 @@ describe('where the callback reads its input', () => {
     expect(badFlow.status).toBe(200);
     expect(badFlow.body.error.code).toBe('OK');
     // The token a GET body carried was never handed to the service: POSTed, it signs in.
-    const posted = await h
-      .browser()
-      .post('/check')
-      .set('origin', h.baseUrl)
-      .set('accept', 'application/json')
-      .type('form')
-      .send({ token });
+    const posted = await post(h.browser(), '/check', { token });
     expect(posted.body.error.code).toBe('OK');
   });
 });
 
 describe('a POST to a callback route without a body parser', () => {
-  it('reads the code and flow from the query, and signs in: no body is not a crash', async () => {
+  it.each([
+    ['reads the code and flow from the query, and signs in: no body is not a crash', true],
+    ['without a flow in the query either: the code is bound by the request id, and signs in', false],
+  ])('%s', async (_name, withFlow) => {
     const h = await harness();
-    const { browser, code, flow } = await delivered(h, 'no-parser@example.com');
-    const res = await browser
-      .post(`/check-raw?code=${code}&flow=${flow}`)
-      .set('origin', h.baseUrl)
-      .set('accept', 'application/json')
-      .type('form')
-      .send({ code: 'ignored, never parsed' });
-    expect(res.status).toBe(200);
-    expect(res.body.error.code).toBe('OK');
-  });
-
-  it('without a flow in the query either: the code is bound by the request id, and signs in', async () => {
-    const h = await harness();
-    const { browser, code } = await delivered(h, 'no-parser-flow@example.com');
-    const res = await browser
-      .post(`/check-raw?code=${code}`)
-      .set('origin', h.baseUrl)
-      .set('accept', 'application/json')
-      .type('form')
-      .send({ flow: 'ignored, never parsed' });
+    const { browser, code, flow } = await delivered(h, `no-parser-${String(withFlow)}@example.com`);
+    // The form's fields are never parsed: only the query counts.
+    const res = await post(browser, `/check-raw?code=${code}${withFlow ? `&flow=${flow}` : ''}`, {
+      code: 'ignored, never parsed',
+      flow: 'ignored, never parsed',
+    });
     expect(res.status).toBe(200);
     expect(res.body.error.code).toBe('OK');
   });
