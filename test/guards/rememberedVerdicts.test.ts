@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import Keygrip from 'keygrip';
-import { sessionCookie } from '../helpers/sessionCookie.js';
+import { sessionCookie, signedSessionCookie } from '../helpers/sessionCookie.js';
 import { describe, expect, it } from 'vitest';
 import { requireLowRisk } from '../../src/index.js';
 import type { GuardVerdict, RiskAuditEvent } from '../../src/index.js';
@@ -12,13 +11,6 @@ import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 // value moved into another record, or a handler's change to req.risk decide a later request.
 const { harness } = useSharedEmulator();
 const json = { accept: 'application/json' };
-
-/** A cookie header for `session`, signed with the harness's cookie key as cookie-session does. */
-function signedCookie(session: unknown): string {
-  const value = Buffer.from(JSON.stringify(session)).toString('base64');
-  const sig = new Keygrip(['harness-cookie-key']).sign(`sess=${value}`);
-  return `sess=${value}; sess.sig=${sig}`;
-}
 
 describe('what requireLowRisk() remembers never decides for another login, user or request', () => {
   it('sealed signals moved into another login’s record are refused, after both were opened', async () => {
@@ -39,7 +31,7 @@ describe('what requireLowRisk() remembers never decides for another login, user 
     // The risky session, signed as the app signs it, carrying the clean login's sealed signals.
     const forged = sessionCookie<Record<string, { risk: { s: string } }>>(riskyLogin);
     forged.otpless!.risk.s = sessionCookie<Record<string, { risk: { s: string } }>>(cleanLogin).otpless!.risk.s;
-    const res = await h.browser().get('/guarded').set(json).set('cookie', signedCookie(forged));
+    const res = await h.browser().get('/guarded').set(json).set('cookie', signedSessionCookie(forged));
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: { code: 'RISK_BLOCKED' } });
     expect(events.at(-1)?.reasons).toContainEqual(expect.objectContaining({ signal: 'malformed' }));

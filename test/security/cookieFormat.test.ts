@@ -2,9 +2,9 @@
 // format, the user binding's hash, the key derived for the sealed signals and the context they
 // are sealed under are all part of what an upgrade must keep (or change on purpose, with a new
 // format version). This cookie was written by a real login (harness cookie key, `vpn` risk).
-import Keygrip from 'keygrip';
 import { describe, expect, it } from 'vitest';
 import { readLoginRecord, requireLowRisk } from '../../src/index.js';
+import { signedSessionCookie } from '../helpers/sessionCookie.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 const { harness } = useSharedEmulator();
@@ -26,12 +26,6 @@ const WRITTEN = {
 /** What the sealed `s` holds: the compact signals of a `vpn` login. */
 const SIGNALS = { v: 1, f: '0#n001000#0#0000', c: 0.99, m: 'tp', a: 0.02, r: 0, s: 7 };
 
-/** The cookie header cookie-session reads `session` from, signed with the harness's key. */
-function signedCookie(session: unknown): string {
-  const value = Buffer.from(JSON.stringify(session)).toString('base64');
-  return `sess=${value}; sess.sig=${new Keygrip(['harness-cookie-key']).sign(`sess=${value}`)}`;
-}
-
 async function app() {
   return harness({
     routes: (a) => {
@@ -44,7 +38,7 @@ async function app() {
 describe('a cookie session written by this version', () => {
   it('is read back: the same user, its record, its signals opened, and the guard judges them', async () => {
     const h = await app();
-    const browser = h.browser().set('cookie', signedCookie(WRITTEN));
+    const browser = h.browser().set('cookie', signedSessionCookie(WRITTEN));
     const me = await browser.get('/me');
     expect(me.status).toBe(200);
     expect(me.body.user).toEqual(WRITTEN.passport.user);
@@ -60,7 +54,7 @@ describe('a cookie session written by this version', () => {
   it('with its sealed signals in a record of another time, they read as malformed (the context is bound)', async () => {
     const h = await app();
     const moved = { ...WRITTEN, otpless: { ...WRITTEN.otpless, risk: { ...WRITTEN.otpless.risk, at: 1795633071189 } } };
-    const browser = h.browser().set('cookie', signedCookie(moved));
+    const browser = h.browser().set('cookie', signedSessionCookie(moved));
     expect((await browser.get('/record')).body.record.risk.signals).toEqual({ v: 1, f: '!' });
     expect((await browser.get('/guarded').set('accept', 'application/json')).body).toEqual({
       error: { code: 'RISK_BLOCKED' },
