@@ -217,6 +217,7 @@ const SERVICE_FAILURE_MESSAGE = 'Signing in is not possible right now. Please tr
  */
 export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE): OtplessRequestError {
   warnIfCredentials(err);
+  warnIfUnreachable(err);
   const status = statusForServiceError(err);
   const reason: RequestFailureReason =
     status === 504 ? 'SERVICE_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR';
@@ -226,5 +227,15 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
     message,
     undefined,
     err instanceof Error ? err : undefined,
+  );
+}
+
+/** The service could not be reached (a timeout, a network error): told once, whichever route met it. */
+function warnIfUnreachable(err: unknown): void {
+  if (!isOtplessError(err, 'TIMEOUT') && !isOtplessError(err, 'NETWORK')) return;
+  warnOnce(
+    'OTPLESS_SERVICE_UNREACHABLE',
+    'passport-otpless: the OTPless service could not be reached (a timeout or a network error): sign-ins fail ' +
+      'until it can. Check authUrl/userAuthUrl and the network from this host; `npx otpless-check` tests both.',
   );
 }

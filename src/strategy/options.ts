@@ -1,22 +1,14 @@
-import { OtplessClient } from '../client/index.js';
-import type { OtplessClientOptions } from '../client/index.js';
+import type { OtplessClient, OtplessClientOptions } from '../client/index.js';
 import { checkRiskPolicy } from '../risk/policy.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import { boolOption, intOption, oneOfOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
-import { randomBytes } from 'node:crypto';
-import { Handoff } from '../flow/handoff.js';
-import { StoreSecrets } from '../flow/seal.js';
-import { MemoryFlowStore } from '../stores/memory.js';
-import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
 import type { RedisClientLike } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
 import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
-import { SendLimiter } from '../limits/index.js';
-import type { SendLimitsOptions } from '../limits/index.js';
-import { checkSendLimits } from '../limits/options.js';
+import type { SendLimiter, SendLimitsOptions } from '../limits/index.js';
 import { checkPageOptions } from '../web/pageOptions.js';
 import type { PageOptions } from '../web/view.js';
 
@@ -114,23 +106,18 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   pages?: PageOptions;
 }
 
-/** Options after checking, with defaults applied. */
-export interface ResolvedStrategyOptions {
-  client: OtplessClient;
+/**
+ * The strategy's options after checking, with defaults applied: plain values only. The parts
+ * they describe (client, stores, secrets, handoff, limiter) are built by the composition root,
+ * src/login/compose.ts.
+ */
+export interface CheckedStrategyOptions {
   callbackUrl: string;
   expiry: number | undefined;
   enrich: ReadonlySet<Enrichment>;
   crossDevice: CrossDeviceMode;
-  /** Flows and used-token marks. */
-  store: FlowStore;
-  /** False while flows and marks are in this process's memory. */
-  sharedState: boolean;
-  /** The keys of what the stores hold. */
-  secrets: StoreSecrets;
   requestIdsDiffer: boolean;
   maxAuthAgeMs: number;
-  /** Present in 'handoff' mode. */
-  handoff: Handoff | undefined;
   confirm: boolean;
   passReqToCallback: boolean;
   name: string;
@@ -138,14 +125,14 @@ export interface ResolvedStrategyOptions {
   defaultCountry: CountryCode | undefined;
   allowInternationalEmail: boolean;
   channel: MagicLinkChannel | undefined;
-  limiter: SendLimiter | undefined;
   pages: PageOptions | undefined;
 }
 
 /** The words of a bad `defaultCountry`, for the strategy's and `send()`'s option errors. */
 export const COUNTRY_EXPECTED = "an ISO 3166-1 alpha-2 country code in upper case, such as 'US' or 'IN'";
 
-const PREFIX = 'MagicLinkStrategy';
+/** The owner named in the strategy's option errors. */
+export const PREFIX = 'MagicLinkStrategy';
 
 /** Every option of the strategy, by name (the type's keys, checked by the compiler): a key not here is a typo. */
 const OPTION_NAMES = Object.keys({
@@ -178,8 +165,12 @@ const OPTION_NAMES = Object.keys({
   requestIdsDiffer: true,
 } satisfies Record<keyof MagicLinkStrategyOptions, true>);
 
-/** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
-export function resolveStrategyOptions(options: MagicLinkStrategyOptions): ResolvedStrategyOptions {
+/**
+ * Checks the options when the strategy is built; each bad option throws a TypeError naming it.
+ * The options the composition root builds parts from (`client`, `store`, `flowStore`,
+ * `storeSecret`, `limits` and the client's own) are checked there, where they are used.
+ */
+export function checkStrategyOptions(options: MagicLinkStrategyOptions): CheckedStrategyOptions {
   optionsObject(PREFIX, options, 'an object with callbackUrl and clientId/clientSecret (or client)');
   // A misspelt option would otherwise pass in silence: `crossdevice: 'refuse'` leaves the handoff on.
   refuseUnknownOptions(PREFIX, options, OPTION_NAMES);
@@ -197,22 +188,7 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     throw optionError(PREFIX, 'enrich', `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
   }
   const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
-  if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
-    throw optionError(
-      PREFIX,
-      'flowStore',
-      'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
-    );
-  }
-  const given = storeOf(options);
-  const flowStore = given ?? options.flowStore;
-  // One store for flows and used-token marks (the memory store gives marks their own budget).
-  const store = flowStore ?? new MemoryFlowStore();
-  const secrets = new StoreSecrets(
-    storeSecretOf(options, flowStore !== undefined && !(flowStore instanceof MemoryFlowStore)),
-  );
   const requestIdsDiffer = boolOption(PREFIX, options, 'requestIdsDiffer') ?? false;
-
   const confirm = boolOption(PREFIX, options, 'confirm');
   const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
@@ -220,44 +196,19 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
   }
   const riskPolicy =
     options.riskPolicy === undefined ? undefined : checkRiskPolicy(options.riskPolicy, PREFIX, 'riskPolicy');
-
   if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
     throw optionError(PREFIX, 'defaultCountry', COUNTRY_EXPECTED);
   }
   const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
   const channel = oneOfOption(PREFIX, options, 'channel', MAGIC_LINK_CHANNELS);
-  const limiter = resolveLimiter(options.limits, given instanceof RedisFlowStore ? given : undefined);
-
-  let client: OtplessClient;
-  if (options.client !== undefined) {
-    if (!(options.client instanceof OtplessClient)) throw optionError(PREFIX, 'client', 'an OtplessClient');
-    client = options.client;
-  } else {
-    // The client checks clientId, clientSecret, the URLs, the timeout and the pool, naming each.
-    const { clientId, clientSecret, authUrl, userAuthUrl, timeoutMs, maxResponseBytes, connections } = options;
-    client = new OtplessClient({
-      clientId,
-      clientSecret,
-      authUrl,
-      userAuthUrl,
-      timeoutMs,
-      maxResponseBytes,
-      connections,
-    } as OtplessClientOptions);
-  }
 
   return {
-    client,
     callbackUrl: options.callbackUrl,
     expiry,
     enrich: new Set(enrich),
     crossDevice,
-    store,
-    sharedState: flowStore !== undefined && !(flowStore instanceof MemoryFlowStore),
-    secrets,
     requestIdsDiffer,
     maxAuthAgeMs: intOption(PREFIX, options, 'maxAuthAgeMs', 1000, 86_400_000) ?? 300_000,
-    handoff: crossDevice === 'handoff' ? new Handoff(store, secrets) : undefined,
     confirm: confirm ?? false,
     passReqToCallback: passReqToCallback ?? false,
     name: options.name ?? 'magic-link',
@@ -265,65 +216,8 @@ export function resolveStrategyOptions(options: MagicLinkStrategyOptions): Resol
     defaultCountry: options.defaultCountry,
     allowInternationalEmail: allowInternationalEmail ?? false,
     channel,
-    limiter,
     pages: checkPageOptions(PREFIX, options.pages),
   };
-}
-
-/**
- * The `store` option: a Redis client becomes a `RedisFlowStore` under `storePrefix`; a
- * `FlowStore` is used as it is. `undefined` when not given.
- */
-function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
-  const { store, storePrefix } = options;
-  if (storePrefix !== undefined && (typeof storePrefix !== 'string' || storePrefix.length > 100)) {
-    throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
-  }
-  if (store === undefined) return undefined;
-  if (options.flowStore !== undefined) {
-    throw optionError(PREFIX, 'flowStore', 'left out when store is given (store holds the flows)');
-  }
-  if (isFlowStore(store)) return store;
-  if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
-  return new RedisFlowStore({ client: store, prefix: storePrefix ?? 'otpless:' });
-}
-
-/**
- * `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one,
- * counting in the `store` option's Redis when there is one.
- */
-function resolveLimiter(limits: MagicLinkStrategyOptions['limits'], redis?: RedisFlowStore): SendLimiter | undefined {
-  if (limits === false) return undefined;
-  if (limits instanceof SendLimiter) return limits;
-  // Checked here first, so that errors name `limits.<option>` of the strategy.
-  checkSendLimits(PREFIX, limits, 'limits.');
-  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix } : undefined);
-}
-
-/**
- * The secret of the stores' keys: `storeSecret`, else the client secret. A strategy given a
- * ready `client` has no client secret to read: one process may use a random secret of its
- * own, several instances sharing a store must be given the same one.
- */
-function storeSecretOf(options: MagicLinkStrategyOptions, shared: boolean): string | Buffer {
-  const { storeSecret } = options;
-  if (storeSecret !== undefined) {
-    if (typeof storeSecret !== 'string' || storeSecret.length < 32) {
-      throw optionError(PREFIX, 'storeSecret', 'a string of at least 32 characters (a random secret of the app)');
-    }
-    return storeSecret;
-  }
-  if (options.client === undefined && typeof options.clientSecret === 'string' && options.clientSecret !== '') {
-    return options.clientSecret;
-  }
-  if (shared) {
-    throw optionError(
-      PREFIX,
-      'storeSecret',
-      'a secret of at least 32 characters, the same on every instance, when a client is given with a shared store',
-    );
-  }
-  return randomBytes(32);
 }
 
 function isHttpUrl(value: string): boolean {
@@ -333,13 +227,4 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isFlowStore(value: unknown): value is FlowStore {
-  const store = value as Partial<FlowStore> | null;
-  return (
-    typeof store === 'object' &&
-    store !== null &&
-    ['create', 'get', 'swap', 'take'].every((m) => typeof (store as Record<string, unknown>)[m] === 'function')
-  );
 }

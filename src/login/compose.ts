@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { OtplessClient } from '../client/index.js';
+import type { OtplessClientOptions } from '../client/index.js';
+import { deriveKey } from '../crypto.js';
+import { Handoff } from '../flow/handoff.js';
+import { StoreSecrets } from '../flow/seal.js';
+import { SendLimiter } from '../limits/index.js';
+import { checkSendLimits } from '../limits/options.js';
+import { optionError } from '../options.js';
+import { MemoryFlowStore } from '../stores/memory.js';
+import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
+import type { FlowStore } from '../stores/types.js';
+import { checkStrategyOptions, PREFIX } from '../strategy/options.js';
+import type { CheckedStrategyOptions, MagicLinkStrategyOptions } from '../strategy/options.js';
+
+/**
+ * The composition root of a login: the checked options and every part built from them, once,
+ * when the strategy is made. The strategy, its routes and its pages all read this one object.
+ */
+export interface LoginSetup extends CheckedStrategyOptions {
+  client: OtplessClient;
+  /** Flows and used-token marks. */
+  store: FlowStore;
+  /** False while flows and marks are in this process's memory. */
+  sharedState: boolean;
+  /** The keys of what the stores hold. */
+  secrets: StoreSecrets;
+  /** Present in 'handoff' mode. */
+  handoff: Handoff | undefined;
+  limiter: SendLimiter | undefined;
+  /** Seals what the waiting page keeps in the session to send the link again. */
+  resendKey: Buffer;
+}
+
+/**
+ * Checks the options (src/strategy/options.ts) and builds the parts: the client, the store of
+ * flows and used tokens, the secrets their keys derive from, the handoff and the send limiter.
+ */
+export function composeLogin(options: MagicLinkStrategyOptions): LoginSetup {
+  const checked = checkStrategyOptions(options);
+  if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
+    throw optionError(
+      PREFIX,
+      'flowStore',
+      'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
+    );
+  }
+  const given = storeOf(options);
+  const flowStore = given ?? options.flowStore;
+  // One store for flows and used-token marks (the memory store gives marks their own budget).
+  const store = flowStore ?? new MemoryFlowStore();
+  const sharedState = flowStore !== undefined && !(flowStore instanceof MemoryFlowStore);
+  const secret = storeSecretOf(options, sharedState);
+  const secrets = new StoreSecrets(secret);
+  const limiter = limiterOf(options.limits, given instanceof RedisFlowStore ? given : undefined);
+  return {
+    ...checked,
+    client: clientOf(options),
+    store,
+    sharedState,
+    secrets,
+    handoff: checked.crossDevice === 'handoff' ? new Handoff(store, secrets) : undefined,
+    limiter,
+    resendKey: deriveKey(secret, 'waiting page resend v1'),
+  };
+}
+
+/** The `client` option, or a client built from the client's own options (which it checks, naming each). */
+function clientOf(options: MagicLinkStrategyOptions): OtplessClient {
+  if (options.client !== undefined) {
+    if (!(options.client instanceof OtplessClient)) throw optionError(PREFIX, 'client', 'an OtplessClient');
+    return options.client;
+  }
+  const { clientId, clientSecret, authUrl, userAuthUrl, timeoutMs, maxResponseBytes, connections } = options;
+  return new OtplessClient({
+    clientId,
+    clientSecret,
+    authUrl,
+    userAuthUrl,
+    timeoutMs,
+    maxResponseBytes,
+    connections,
+  } as OtplessClientOptions);
+}
+
+/**
+ * The `store` option: a Redis client becomes a `RedisFlowStore` under `storePrefix`; a
+ * `FlowStore` is used as it is. `undefined` when not given.
+ */
+function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
+  const { store, storePrefix } = options;
+  if (storePrefix !== undefined && (typeof storePrefix !== 'string' || storePrefix.length > 100)) {
+    throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
+  }
+  if (store === undefined) return undefined;
+  if (options.flowStore !== undefined) {
+    throw optionError(PREFIX, 'flowStore', 'left out when store is given (store holds the flows)');
+  }
+  if (isFlowStore(store)) return store;
+  if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
+  return new RedisFlowStore({ client: store, prefix: storePrefix ?? 'otpless:' });
+}
+
+/**
+ * `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one,
+ * counting in the `store` option's Redis when there is one.
+ */
+function limiterOf(limits: MagicLinkStrategyOptions['limits'], redis?: RedisFlowStore): SendLimiter | undefined {
+  if (limits === false) return undefined;
+  if (limits instanceof SendLimiter) return limits;
+  // Checked here first, so that errors name `limits.<option>` of the strategy.
+  checkSendLimits(PREFIX, limits, 'limits.');
+  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix } : undefined);
+}
+
+/**
+ * The secret of the stores' keys: `storeSecret`, else the client secret. A strategy given a
+ * ready `client` has no client secret to read: one process may use a random secret of its
+ * own, several instances sharing a store must be given the same one.
+ */
+function storeSecretOf(options: MagicLinkStrategyOptions, shared: boolean): string | Buffer {
+  const { storeSecret } = options;
+  if (storeSecret !== undefined) {
+    if (typeof storeSecret !== 'string' || storeSecret.length < 32) {
+      throw optionError(PREFIX, 'storeSecret', 'a string of at least 32 characters (a random secret of the app)');
+    }
+    return storeSecret;
+  }
+  if (options.client === undefined && typeof options.clientSecret === 'string' && options.clientSecret !== '') {
+    return options.clientSecret;
+  }
+  if (shared) {
+    throw optionError(
+      PREFIX,
+      'storeSecret',
+      'a secret of at least 32 characters, the same on every instance, when a client is given with a shared store',
+    );
+  }
+  return randomBytes(32);
+}
+
+function isFlowStore(value: unknown): value is FlowStore {
+  const store = value as Partial<FlowStore> | null;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    ['create', 'get', 'swap', 'take'].every((m) => typeof (store as Record<string, unknown>)[m] === 'function')
+  );
+}

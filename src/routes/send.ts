@@ -1,0 +1,152 @@
+import type { ServerResponse } from 'node:http';
+import { channels } from '../diagnostics.js';
+import { OtplessRequestError, OtplessSetupError } from '../errors.js';
+import { isCountryCode } from '../contact/phone.js';
+import type { CountryCode } from '../contact/phone.js';
+import type { LoginSetup } from '../login/compose.js';
+import { functionOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { sessionOf } from '../session/session.js';
+import { COUNTRY_EXPECTED } from '../strategy/options.js';
+import { answered, nodeArgs, setHeader } from '../web/host.js';
+import type { HostArgs, HostHandler } from '../web/host.js';
+import { translatorFor } from '../web/messages/index.js';
+import { isSafeLocalPath, mayBeCrossSite } from '../web/origin.js';
+import type { HttpRequest, NextFunction } from '../web/request.js';
+import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { hasNoBody, noBodyError, readSendInput } from './sendInput.js';
+import type { SendFields, SendInput } from './sendInput.js';
+import { sendLink } from './sendUnit.js';
+import type { SentLink } from './sendUnit.js';
+import { warnIfOriginDiffers, watchSessionCookie } from './warnings.js';
+
+/**
+ * Options of `strategy.send()`. Posts from other sites are refused (403 `CROSS_SITE`): a browser
+ * must name this site in `Origin` / `Sec-Fetch-Site`, and a client that names none must send JSON.
+ */
+export interface SendOptions {
+  /** Body field with the e-mail address. Default 'email'. */
+  emailField?: string;
+  /** Body field with the mobile number (`+` and the country code, or national in `defaultCountry`). Default 'mobile'. */
+  mobileField?: string;
+  /** The strategy's `defaultCountry` for this route (a site per country, say). */
+  defaultCountry?: CountryCode;
+  /**
+   * Body field in which the visitor may choose the channel of a mobile number ('WHATSAPP' or
+   * 'SMS'). Read only when set: by default the strategy's `channel` option decides.
+   */
+  channelField?: string;
+  /** Where a browser (a form post, not a JSON client) goes once the link is sent, e.g. '/check-inbox'. */
+  successRedirect?: string;
+  /** Where a browser goes when sending failed; `?error=<reason>&field=<field>` is added. */
+  failureRedirect?: string;
+  /** Handle failures yourself instead (render the form again with the message, say). */
+  onError?(err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void;
+}
+
+/**
+ * The middleware `send()` returns: Express and Connect middleware, and a Fastify route handler
+ * (`app.post('/auth/magic-link', strategy.send())`, with `otplessFastify()` registered).
+ */
+export type SendMiddleware = HostHandler<HttpRequest>;
+
+/** What the one mount learns of each send it routes (src/routes/mount.ts): not public. */
+export interface SendHooks {
+  /** A link went out for this input; called before the answer is written. */
+  sent?(req: HttpRequest, input: SendInput, link: SentLink): void;
+}
+
+const OWNER = 'send()';
+
+/** Every option of send(), by name: a key not here is a typo (`failureRedirct`). */
+const OPTION_NAMES = Object.keys({
+  emailField: true,
+  mobileField: true,
+  defaultCountry: true,
+  channelField: true,
+  successRedirect: true,
+  failureRedirect: true,
+  onError: true,
+} satisfies Record<keyof SendOptions, true>);
+
+/** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
+export function createSendMiddleware(
+  settings: LoginSetup,
+  options: SendOptions,
+  hooks: SendHooks = {},
+): SendMiddleware {
+  optionsObject(OWNER, options, 'an object');
+  refuseUnknownOptions(OWNER, options, OPTION_NAMES);
+  for (const key of ['successRedirect', 'failureRedirect'] as const) {
+    const value = options[key];
+    if (value !== undefined && !isSafeLocalPath(value)) {
+      throw optionError(OWNER, key, "a path on this site, such as '/check-inbox'");
+    }
+  }
+  functionOption(OWNER, options, 'onError');
+  if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
+    throw optionError(OWNER, 'defaultCountry', COUNTRY_EXPECTED);
+  }
+  if (options.channelField !== undefined && (typeof options.channelField !== 'string' || options.channelField === '')) {
+    throw optionError(OWNER, 'channelField', "the name of a body field, such as 'channel'");
+  }
+  const fields: SendFields = {
+    emailField: options.emailField ?? 'email',
+    mobileField: options.mobileField ?? 'mobile',
+    channelField: options.channelField,
+    defaultCountry: options.defaultCountry ?? settings.defaultCountry,
+    allowInternationalEmail: settings.allowInternationalEmail,
+  };
+
+  const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
+    if (channels.sendRefused.hasSubscribers) {
+      channels.sendRefused.publish({
+        code: err.reason,
+        status: err.status,
+        ...(err.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.retryAfterSeconds } : {}),
+      });
+    }
+    // On every answer to a refused send, whoever writes it: when a send is allowed again.
+    if (err.retryAfterSeconds !== undefined && !answered(res)) setHeader(res, 'Retry-After', err.retryAfterSeconds);
+    if (options.onError) return options.onError(err, req, res, next);
+    if (wantsJson(req)) return sendJson(res, err.status, err);
+    if (options.failureRedirect) {
+      const target = new URL(options.failureRedirect, 'http://same-site.invalid');
+      target.searchParams.set('error', err.reason);
+      if (err.field) target.searchParams.set('field', err.field);
+      return redirectSeeOther(res, `${target.pathname}${target.search}`);
+    }
+    next(err);
+  };
+
+  async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
+    const { t } = translatorFor(req, settings.pages);
+    // Nothing to plant and nothing to send: say that the body is missing, not that the site is wrong.
+    if (hasNoBody(req)) throw noBodyError();
+    // Login CSRF: a page elsewhere must not plant its own pending request in this session.
+    if (mayBeCrossSite(req, settings.callbackUrl)) {
+      throw new OtplessRequestError(403, 'CROSS_SITE', t('failure.CROSS_SITE'));
+    }
+    warnIfOriginDiffers(req, settings.callbackUrl);
+    const input = readSendInput(req, fields, t);
+    const session = sessionOf(req);
+    if (settings.crossDevice !== 'accept' && !session) throw OtplessSetupError.missingSession();
+    const link = await sendLink(settings, req, session, input, fields, t);
+    if (session) watchSessionCookie(req, res);
+    hooks.sent?.(req, input, link);
+    if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);
+    // The number to show the person, who types it on the device where the link opens.
+    const { sent, match, expiresAt } = link;
+    sendJson(res, 200, match ? { sent, match, expiresAt: new Date(expiresAt).toISOString() } : { sent });
+  }
+
+  return function sendMagicLink(...given: HostArgs<HttpRequest>) {
+    const [req, res, next] = nodeArgs(...given);
+    run(req, res)
+      .catch((err: unknown) => {
+        if (err instanceof OtplessRequestError) respondError(err, req, res, next);
+        else next(err);
+      })
+      // An onError (or render) that throws goes to the app's error handler, never unhandled.
+      .catch(next);
+  };
+}

@@ -1,0 +1,40 @@
+import type { FlowStatus } from '../flow/handoff.js';
+import type { LoginSetup } from '../login/compose.js';
+import { allPending } from '../session/pending.js';
+import { sessionOf } from '../session/session.js';
+import { nodeArgs, setHeader } from '../web/host.js';
+import type { HostArgs, HostHandler } from '../web/host.js';
+import type { HttpRequest } from '../web/request.js';
+import { sendJson } from '../web/request.js';
+
+/** The body of `strategy.status()`. */
+export interface FlowStatusBody {
+  status: FlowStatus;
+  /** The number to show, while the flow waits for approval. */
+  match?: string;
+  /** When the link expires (ISO 8601). */
+  expiresAt?: string;
+}
+
+/** Where this session's latest cross-device flow stands (see `MagicLinkStrategy.flowStatus`). */
+export async function flowStatusOf(settings: LoginSetup, req: HttpRequest): Promise<FlowStatusBody> {
+  const latest = allPending(sessionOf(req)).at(-1);
+  if (!latest || !settings.handoff) return { status: 'none' };
+  const now = Date.now();
+  const expiresAt = new Date(latest.expiresAt).toISOString();
+  if (latest.expiresAt <= now) return { status: 'expired', expiresAt };
+  const { status, record } = await settings.handoff.status(latest.flowId, now);
+  if (status !== 'pending' || !record) return { status, expiresAt };
+  return { status, match: settings.handoff.numberOf(latest.flowId), expiresAt };
+}
+
+/** The status route: `flowStatusOf` as JSON, never cached (see `MagicLinkStrategy.status`). */
+export function createStatusRoute(settings: LoginSetup): HostHandler<HttpRequest> {
+  return (...given: HostArgs<HttpRequest>) => {
+    const [req, res, next] = nodeArgs(...given);
+    flowStatusOf(settings, req).then((body) => {
+      setHeader(res, 'Cache-Control', 'no-store');
+      sendJson(res, 200, body);
+    }, next);
+  };
+}
