@@ -36,6 +36,8 @@ export type RequestFailureReason =
   | 'INVALID_INPUT'
   | 'CROSS_SITE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  // A body larger than any sign-in needs, to a route of the one mount (which reads bodies itself).
+  | 'BODY_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'SERVICE_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'

@@ -129,7 +129,7 @@ export type { CountryCode } from './contact/phone.js';
 export type { HttpRequest, NextFunction } from './web/request.js';
 
 // Native Fastify: links the reply for the callback's pages and gives the secret signals are sealed with.
-export { otplessFastify } from './web/fastify.js';
-export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './web/fastify.js';
+export { otplessFastify } from './routes/fastify.js';
+export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './routes/fastify.js';
 // What `send()`, `status()` and the guards return: Node middleware, or a Fastify handler.
 export type { HostHandler } from './web/host.js';

@@ -32,6 +32,19 @@ export interface LoginSetup extends CheckedStrategyOptions {
   resendKey: Buffer;
 }
 
+/** Where a strategy keeps its setup, for the routes mounted around it (not enumerable). */
+export const LOGIN_SETUP = Symbol.for('passport-otpless.login-setup');
+
+/** The setup of a `MagicLinkStrategy`, or a TypeError naming who was given something else. */
+export function setupOf(owner: string, strategy: unknown): LoginSetup {
+  const setup =
+    typeof strategy === 'object' && strategy !== null
+      ? (strategy as { [LOGIN_SETUP]?: LoginSetup })[LOGIN_SETUP]
+      : undefined;
+  if (setup === undefined) throw new TypeError(`${owner}: the first argument must be a MagicLinkStrategy`);
+  return setup;
+}
+
 /**
  * Checks the options (src/strategy/options.ts) and builds the parts: the client, the store of
  * flows and used tokens, the secrets their keys derive from, the handoff and the send limiter.

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { OtplessSetupError } from '../errors.js';
-import { composeLogin } from '../login/compose.js';
+import { composeLogin, LOGIN_SETUP } from '../login/compose.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
 import { createSendMiddleware } from '../routes/send.js';
@@ -18,9 +18,6 @@ import { PassportStrategyBase } from './passportBase.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 
 export type { FlowStatusBody } from '../routes/status.js';
-
-/** Where the one mount finds a strategy's setup (src/routes/mount.ts); not enumerable. */
-export const LOGIN_SETUP = Symbol.for('passport-otpless.login-setup');
 
 /** Passport's options that make it call `res.redirect`. */
 function asksPassportRedirect(options: unknown): boolean {

@@ -1,0 +1,60 @@
+import { OtplessRequestError } from '../errors.js';
+import type { HttpRequest } from '../web/request.js';
+
+/** A form or JSON body of a sign-in is a few hundred bytes: anything past this is refused. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Parses the body of a POST to the mount when no body parser ran (`req.body` undefined), so the
+ * app needs none: `application/x-www-form-urlencoded` and `application/json`, up to 16 KiB.
+ * Other media types are left unparsed (the route answers them 415). A repeated form field
+ * becomes an array, which the routes refuse, rather than one value chosen.
+ */
+export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
+  if (req.body !== undefined || (req.method !== 'POST' && req.method !== 'PUT')) return;
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') return;
+  const text = await readText(req);
+  if (type === 'application/x-www-form-urlencoded') {
+    const body: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+    for (const [key, value] of new URLSearchParams(text)) {
+      const seen = body[key];
+      body[key] = seen === undefined ? value : ([] as string[]).concat(seen, value);
+    }
+    req.body = body;
+    return;
+  }
+  if (text.trim() === '') {
+    req.body = {};
+    return;
+  }
+  try {
+    req.body = JSON.parse(text) as unknown;
+  } catch {
+    throw new OtplessRequestError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+  }
+}
+
+function readText(req: HttpRequest): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const tooLarge = (): void => {
+      req.removeAllListeners('data');
+      // Drained, not destroyed: the answer still has to reach the client.
+      req.resume();
+      reject(new OtplessRequestError(413, 'BODY_TOO_LARGE', 'The request body is too large for a sign-in.'));
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge();
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) return tooLarge();
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

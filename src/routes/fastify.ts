@@ -1,0 +1,179 @@
+import { setupOf } from '../login/compose.js';
+import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { setSealSecrets } from '../session/sealedSignals.js';
+import { linkReply, nodeArgs, replyOf } from '../web/host.js';
+import type { ReplyLike } from '../web/host.js';
+import type { HttpRequest } from '../web/request.js';
+import type { PassportRunner } from './callbackRoute.js';
+import { createLoginRoutes } from './loginRoutes.js';
+import type { LoginRoutesOptions } from './loginRoutes.js';
+import { allowed, routeFor } from './mount.js';
+import { pathOf } from './paths.js';
+
+/** @fastify/passport's `Authenticator`, as the plugin calls it (typed structurally). */
+export interface FastifyPassportLike {
+  authenticate(
+    strategy: string,
+    callback: (
+      request: never,
+      reply: never,
+      err: unknown,
+      user?: unknown,
+      info?: unknown,
+      status?: number,
+    ) => Promise<void>,
+  ): (this: never, request: never, reply: never) => Promise<unknown>;
+}
+
+/** Options of `otplessFastify()`. */
+export interface OtplessFastifyOptions extends LoginRoutesOptions {
+  /**
+   * The strategy whose routes the plugin registers (the sign-in, send, waiting, status and
+   * callback routes of `magicLinkRoutes()`); with `passport`. Leave both out to mount the
+   * routes one by one.
+   */
+  strategy?: object;
+  /** @fastify/passport's `Authenticator`, with the strategy registered; with `strategy`. */
+  passport?: FastifyPassportLike;
+  /**
+   * The secret that encrypts the login's risk signals in a cookie session (a list, newest
+   * first: the first encrypts, each one decrypts), as `sessionCompat({ secret })` does for
+   * cookie-session. Needed with @fastify/secure-session when logins carry risk signals; not
+   * with @fastify/session, whose sessions live on the server.
+   */
+  secret?: string | string[];
+}
+
+/** The part of a Fastify instance the plugin uses (typed structurally: Fastify is not a dependency). */
+export interface FastifyHooks {
+  addHook(name: 'onRequest', hook: (request: object, reply: ReplyLike, done: () => void) => void): unknown;
+  // `never` where Fastify's own types are richer: the plugin only hands these back to Fastify.
+  route(options: { method: string | string[]; url: string; handler: (request: never, reply: never) => void }): unknown;
+  register(plugin: (child: FastifyHooks, options: unknown, done: (err?: Error) => void) => void): unknown;
+  hasContentTypeParser(type: string): boolean;
+  addContentTypeParser(
+    type: string,
+    options: { parseAs: 'string'; bodyLimit: number },
+    parser: (request: unknown, body: string, done: (err: Error | null, body?: unknown) => void) => void,
+  ): unknown;
+}
+
+/** A Fastify plugin, as `app.register()` takes it. */
+export type OtplessFastifyPlugin = (app: FastifyHooks, options: unknown, done: (err?: Error) => void) => void;
+
+const OWNER = 'otplessFastify()';
+
+/**
+ * The Fastify plugin of the package: register it once, before the routes. It lets the strategy
+ * reach the reply that @fastify/passport does not hand it (for the approval page, the confirm
+ * page and the no-store headers of the callback), so every answer goes through `reply.send`
+ * and the session plugins' `onSend` hooks write the cookie; and it hands the strategy and the
+ * guards the secret to seal risk signals with in a cookie session.
+ *
+ * Its hook applies to the whole app (like a plugin wrapped in fastify-plugin).
+ *
+ * @example
+ * await app.register(fastifySecureSession, { key, cookie: { path: '/' } });
+ * await app.register(fastifyPassport.initialize());
+ * await app.register(fastifyPassport.secureSession());
+ * await app.register(otplessFastify({ secret: process.env.SIGNALS_SECRET }));
+ * app.post('/auth/magic-link', strategy.send());
+ */
+export function otplessFastify(options?: OtplessFastifyOptions): OtplessFastifyPlugin {
+  const given = options === undefined ? {} : optionsObject<OtplessFastifyOptions>(OWNER, options, 'an object');
+  const { secret, strategy, passport, ...mount } = given;
+  refuseUnknownOptions(OWNER, { secret, strategy, passport }, ['secret', 'strategy', 'passport']);
+  const secrets = checkSecrets(secret);
+  const register = routesOf(strategy, passport, mount);
+  const plugin: OtplessFastifyPlugin = (app, _options, done) => {
+    app.addHook('onRequest', (request, reply, next) => {
+      linkReply(request, reply);
+      if (secrets) setSealSecrets(request, secrets);
+      next();
+    });
+    // The routes in a context of their own, so their form parser is theirs alone.
+    if (register) app.register(register);
+    done();
+  };
+  // fastify-plugin's marks, without the dependency: not encapsulated, and a name in errors.
+  Object.assign(plugin, {
+    [Symbol.for('skip-override')]: true,
+    [Symbol.for('fastify.display-name')]: 'passport-otpless',
+  });
+  return plugin;
+}
+
+function checkSecrets(secret: unknown): readonly string[] | undefined {
+  if (secret === undefined) return undefined;
+  const list = typeof secret === 'string' ? [secret] : secret;
+  if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw optionError(OWNER, 'secret', 'a non-empty string, or a non-empty array of them (newest first)');
+  }
+  return Object.freeze([...(list as string[])]);
+}
+
+/**
+ * The plugin that registers the mount's routes on Fastify, or `undefined` without a strategy.
+ * Every answer goes through the reply (the session plugins write their cookie in `onSend`).
+ */
+function routesOf(
+  strategy: object | undefined,
+  passport: FastifyPassportLike | undefined,
+  mount: LoginRoutesOptions,
+): ((child: FastifyHooks, options: unknown, done: (err?: Error) => void) => void) | undefined {
+  if (strategy === undefined && passport === undefined) {
+    if (Object.keys(mount).length > 0) throw optionError(OWNER, 'strategy', 'given with the routes\' options');
+    return undefined;
+  }
+  const setup = setupOf(OWNER, strategy);
+  if (typeof passport !== 'object' || passport === null || typeof passport.authenticate !== 'function') {
+    throw optionError(OWNER, 'passport', "@fastify/passport's Authenticator, with the strategy registered");
+  }
+  const runner: PassportRunner = {
+    authenticate(req, res, next, done) {
+      const reply = replyOf(res);
+      const hook = passport.authenticate(setup.name, async (_request, _reply, err, user, info, status) =>
+        done({ err, user, info, status }),
+      );
+      (hook as unknown as (request: unknown, reply: unknown) => Promise<unknown>)(req, reply).catch(next);
+    },
+    logIn(req, user) {
+      return (req as unknown as { logIn(user: unknown): Promise<void> }).logIn(user);
+    },
+  };
+  const routes = createLoginRoutes(OWNER, setup, runner, mount);
+  const { paths } = routes;
+  return (child, _options, done) => {
+    if (!child.hasContentTypeParser('application/x-www-form-urlencoded')) {
+      child.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 16 * 1024 },
+        (_request, body, parsed) => parsed(null, formBody(body)),
+      );
+    }
+    const urls = [paths.callback, paths.send, paths.status, paths.waiting, ...(routes.ownSignIn ? [] : [paths.signIn])];
+    for (const url of urls) {
+      const methods = allowed(routes, url).split(', ');
+      child.route({
+        method: methods,
+        url,
+        handler(request: HttpRequest, reply: ReplyLike) {
+          const [req, res, next] = nodeArgs(request, reply);
+          const handle = routeFor(routes, pathOf(req), req.method);
+          if (typeof handle === 'function') handle(req, res, next);
+        },
+      });
+    }
+    done();
+  };
+}
+
+/** A form body as the routes read it: a repeated field becomes an array (which they refuse). */
+function formBody(text: string): Record<string, string | string[]> {
+  const body: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [key, value] of new URLSearchParams(text)) {
+    const seen = body[key];
+    body[key] = seen === undefined ? value : ([] as string[]).concat(seen, value);
+  }
+  return body;
+}
