@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
 import type { HttpRequest } from '../web/request.js';
 import { translatorFor } from '../web/messages/index.js';
-import { escapeHtml, sendPage } from '../web/pages.js';
+import { escapeHtml, sendPage } from '../web/pages/index.js';
 
 /** Stable codes of what a guard answers; JSON clients get `{ error: { code } }`. */
 export type GuardRefusalCode = 'UNAUTHENTICATED' | 'RISK_CHALLENGE' | 'RISK_BLOCKED' | 'IDENTITY_REQUIRED';

@@ -15,36 +15,65 @@ export interface PageTheme {
 
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
-/** Checks a theme once, at start-up; every value reaches CSS or HTML only after this. */
-export function checkTheme(prefix: string, theme: unknown): PageTheme | undefined {
+/**
+ * Checks a theme once, at start-up; every value reaches CSS or HTML only after this. The theme
+ * is copied and frozen: an object the app changes later changes no page.
+ */
+export function checkTheme(prefix: string, theme: unknown): Readonly<PageTheme> | undefined {
   if (theme === undefined) return undefined;
   if (typeof theme !== 'object' || theme === null) throw optionError(prefix, 'pages.theme', 'an object');
+  // Read once: a getter could answer the check one value and the page another.
   const { name, logoUrl, colors } = theme as PageTheme;
   if (name !== undefined && (typeof name !== 'string' || name.length === 0 || name.length > 80)) {
     throw optionError(prefix, 'pages.theme.name', 'a string of 1 to 80 characters');
   }
   if (logoUrl !== undefined && imageSource(logoUrl) === undefined) {
-    throw optionError(prefix, 'pages.theme.logoUrl', "an https URL or a path on this site, such as '/logo.svg'");
+    throw optionError(
+      prefix,
+      'pages.theme.logoUrl',
+      "an https URL on a plain host name (letters, digits, dots, hyphens) or a path on this site, such as '/logo.svg'",
+    );
   }
+  let checked: PageTheme['colors'];
   if (colors !== undefined) {
     if (typeof colors !== 'object' || colors === null) throw optionError(prefix, 'pages.theme.colors', 'an object');
+    const copy: Record<string, string> = {};
     for (const key of ['accent', 'background', 'text'] as const) {
-      const value = colors[key];
-      if (value !== undefined && (typeof value !== 'string' || !HEX.test(value))) {
+      const value: unknown = colors[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || !HEX.test(value)) {
         throw optionError(prefix, `pages.theme.colors.${key}`, "a hex colour such as '#2457d6'");
       }
+      copy[key] = value;
     }
+    checked = Object.freeze(copy);
   }
-  return theme as PageTheme;
+  return Object.freeze({
+    ...(name !== undefined ? { name } : {}),
+    ...(logoUrl !== undefined ? { logoUrl } : {}),
+    ...(checked !== undefined ? { colors: checked } : {}),
+  });
 }
 
-/** The CSP `img-src` the logo needs: `'self'` for a path, its origin for an https URL. */
+/** A colour as it may be written into CSS: the value when it is hex, else the fallback. */
+export function cssColor(value: unknown, fallback: string): string {
+  return typeof value === 'string' && HEX.test(value) ? value : fallback;
+}
+
+/** A host name of letters, digits, dots and hyphens: nothing a CSP reads as syntax (`;`, `*`, `'`, space). */
+const PLAIN_HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * The CSP `img-src` the logo needs: `'self'` for a path, its origin for an https URL on a plain
+ * host (no user, no wildcard, nothing that could end the directive and start another).
+ */
 export function imageSource(logoUrl: unknown): string | undefined {
   if (typeof logoUrl !== 'string' || logoUrl.length > 2048) return undefined;
   if (/^\/(?!\/)[^\\\s]*$/.test(logoUrl)) return "'self'";
   try {
     const url = new URL(logoUrl);
-    return url.protocol === 'https:' ? url.origin : undefined;
+    if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return undefined;
+    return PLAIN_HOST.test(url.hostname) ? url.origin : undefined;
   } catch {
     return undefined;
   }

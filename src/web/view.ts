@@ -62,8 +62,89 @@ export interface ConfirmView extends PageViewBase {
   form: PageForm;
 }
 
+/** A text field of the sign-in form. */
+export interface SignInField {
+  /** The body field it posts as (the send route's `emailField` / `mobileField`). */
+  name: string;
+  label: string;
+  /** What was typed before (kept when the send refused it), else `''`. */
+  value: string;
+  /** A short help line under the label (the mobile's country code), if any. */
+  hint?: string;
+  /** The refusal of this field, to show next to it (with `aria-describedby`/`aria-invalid`). */
+  error?: string;
+}
+
+/** A channel the person may choose for a mobile number. */
+export type SignInChannel = 'WHATSAPP' | 'SMS';
+
+/** The package's sign-in page: e-mail and/or mobile, an optional channel choice, the send's refusal. */
+export interface SignInView extends PageViewBase {
+  page: 'signIn';
+  /** Posts to `action` (the send route), with `hidden` (such as `returnTo`) as they are. */
+  form: PageForm;
+  /** The e-mail field, when e-mail is offered. */
+  email?: SignInField;
+  /** The mobile field, when mobile numbers are offered. */
+  mobile?: SignInField;
+  /** The WhatsApp / SMS choice for the mobile, when offered (radio buttons named `name`). */
+  channel?: {
+    name: string;
+    legend: string;
+    options: Array<{ value: SignInChannel; label: string; checked: boolean }>;
+  };
+  /** The send's refusal: next to its field when it names one, above the form otherwise. */
+  error?: { message: string; field?: 'email' | 'mobile' };
+}
+
+/** Where a login waiting for the link stands (`status()`'s `status`). */
+export type WaitingStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'none';
+
+/** The page the asking browser shows while the link is out: the number, the live status, resend. */
+export interface WaitingView extends PageViewBase {
+  page: 'waiting';
+  /** Where the flow stands (`status` is the HTTP status, as on every view). */
+  flowStatus: WaitingStatus;
+  /** The two-digit number to type on the phone, while the flow waits for it. */
+  match?: string;
+  /** Where the link went, masked by the caller (`j***@example.com`). */
+  sentTo: string[];
+  /** When the link expires. */
+  expiresAt?: Date;
+  /** The seconds left until `expiresAt` when the view was built (what the countdown starts from). */
+  expiresInSeconds?: number;
+  /** GET answers JSON `{ status, match?, expiresAt? }`: the page's script polls it. */
+  statusUrl: string;
+  /** Where the browser goes once the phone approved (the callback, which finishes the login). */
+  continueUrl: string;
+  /** Asks for the link again; its button waits `resendInSeconds` (the send limits) first. */
+  resend?: PageForm & { resendInSeconds?: number };
+  /** Back to the sign-in page. */
+  startAgain: { href: string; label: string };
+  /**
+   * The script that keeps the page live (polls `statusUrl`, counts down, goes on when approved).
+   * Its hash is the only script the waiting page's CSP allows: a `render` that wants a live page
+   * puts it in `<script>` exactly as given (it reads the `data-` attributes of `#waiting`, see
+   * docs/pages-and-translations.md).
+   */
+  liveScript: string;
+}
+
+/** The page a failed callback shows: what happened, what to do, and the way back to the sign-in. */
+export interface ErrorView extends PageViewBase {
+  page: 'error';
+  /** The stable code of the failure (`CODE_REJECTED`, `WRONG_BROWSER` ...). */
+  code: string;
+  /** What happened, in the person's language. */
+  message: string;
+  /** What to do now. */
+  next: string;
+  /** Back to the sign-in page. */
+  startAgain: { href: string; label: string };
+}
+
 /** Every page the package can show a person. */
-export type PageView = ApprovalView | OutcomeView | ConfirmView;
+export type PageView = ApprovalView | OutcomeView | ConfirmView | SignInView | WaitingView | ErrorView;
 
 /**
  * Draws a page as a whole HTML document, or returns `undefined` to keep the package's page. The

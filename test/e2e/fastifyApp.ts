@@ -7,7 +7,7 @@ import { Authenticator } from '@fastify/passport';
 import fastifySecureSession from '@fastify/secure-session';
 import fastifySession from '@fastify/session';
 import Fastify from 'fastify';
-import { escapeHtml } from '../../src/web/pages.js';
+import { escapeHtml } from '../../src/web/pages/index.js';
 import { MagicLinkStrategy, otplessFastify } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 

@@ -1,0 +1,134 @@
+import type { MessageKey } from '../messages/index.js';
+import type { PageForm, SignInChannel, SignInField, SignInView } from '../view.js';
+import { viewBase } from '../view.js';
+import { translate } from './context.js';
+import type { PageContext } from './context.js';
+import { escapeHtml } from './document.js';
+import { formHtml } from './forms.js';
+
+/** What the sign-in page is drawn from (the mount gives it from the send's options and last refusal). */
+export interface SignInInput {
+  /** The send route the form posts to. */
+  action: string;
+  /** The contacts asked for, in order: both by default. */
+  contacts?: ReadonlyArray<'email' | 'mobile'>;
+  /** The body field names the send reads (`emailField`, `mobileField`, `channelField`). */
+  names?: { email?: string; mobile?: string; channel?: string };
+  /** The channels offered for a mobile number (a choice only with two or more). */
+  channels?: readonly SignInChannel[];
+  /** What was typed before, kept when the send refused it. */
+  values?: { email?: string; mobile?: string; channel?: SignInChannel };
+  /** The send's refusal, in the person's language: next to `field` when it names one. */
+  error?: { message: string; field?: 'email' | 'mobile' };
+  /** Hidden fields to post as they are (such as `returnTo`). */
+  hidden?: Readonly<Record<string, string>>;
+  /** The status to answer with: 200, or the refusal's (400, 429 ...). */
+  status?: number;
+}
+
+const TEXT: Record<'email' | 'mobile' | 'both', MessageKey> = {
+  email: 'signIn.text.email',
+  mobile: 'signIn.text.mobile',
+  both: 'signIn.text.both',
+};
+
+/**
+ * The sign-in page: the e-mail and/or mobile field, the WhatsApp / SMS choice when the send
+ * lets the person choose, and the send's refusal next to the field it is about.
+ *
+ * @example
+ * await showPage(ctx, signInView(ctx, { action: '/auth/magic-link', hidden: { returnTo: '/account' } }));
+ */
+export function signInView(ctx: PageContext, input: SignInInput): SignInView {
+  const tr = translate(ctx);
+  const contacts = input.contacts?.length ? [...new Set(input.contacts)] : (['email', 'mobile'] as const);
+  const shows = (contact: 'email' | 'mobile'): boolean => contacts.includes(contact);
+  const error = input.error;
+  const field = (contact: 'email' | 'mobile', label: MessageKey, hint?: MessageKey): SignInField => ({
+    name: input.names?.[contact] ?? contact,
+    label: tr.t(label),
+    value: input.values?.[contact] ?? '',
+    ...(hint ? { hint: tr.t(hint) } : {}),
+    ...(error?.field === contact ? { error: error.message } : {}),
+  });
+  const channels = [...new Set(input.channels ?? [])];
+  const chosen = input.values?.channel ?? channels[0];
+  const form: PageForm = {
+    action: input.action,
+    method: 'post',
+    hidden: { ...input.hidden },
+    button: tr.t('signIn.button'),
+  };
+  const which = shows('email') && shows('mobile') ? 'both' : shows('email') ? 'email' : 'mobile';
+  const status = input.status ?? (error ? 400 : 200);
+  return {
+    ...viewBase(tr, ctx.options?.theme, status, 'signIn.title', [tr.t(TEXT[which])]),
+    page: 'signIn',
+    form,
+    ...(shows('email') ? { email: field('email', 'signIn.emailLabel') } : {}),
+    ...(shows('mobile') ? { mobile: field('mobile', 'signIn.mobileLabel', 'signIn.mobileHint') } : {}),
+    ...(shows('mobile') && channels.length > 1
+      ? {
+          channel: {
+            name: input.names?.channel ?? 'channel',
+            legend: tr.t('signIn.channelLegend'),
+            options: channels.map((value) => ({
+              value,
+              label: tr.t(value === 'SMS' ? 'signIn.sms' : 'signIn.whatsapp'),
+              checked: value === chosen,
+            })),
+          },
+        }
+      : {}),
+    ...(error ? { error: { message: error.message, ...(error.field ? { field: error.field } : {}) } } : {}),
+  };
+}
+
+/** The sign-in page's card. */
+export function drawSignIn(view: SignInView): string {
+  const paragraphs = view.text.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
+  const error = view.error;
+  // A refusal of no one field (nothing typed, the service down) stands above the form.
+  const formError =
+    error && !(error.field && view[error.field])
+      ? `<p id="form-error" class="error" role="alert">${escapeHtml(error.message)}</p>`
+      : '';
+  // The field in error takes the focus; else the first field.
+  const focus = error?.field && view[error.field] ? error.field : view.email ? 'email' : 'mobile';
+  const both = Boolean(view.email && view.mobile);
+  const inputs = [
+    view.email ? fieldHtml('email', view.email, !both, focus === 'email') : '',
+    both ? `<p class="or" aria-hidden="true">${escapeHtml(view.t('signIn.or'))}</p>` : '',
+    view.mobile ? fieldHtml('mobile', view.mobile, !both, focus === 'mobile') : '',
+    view.channel ? channelHtml(view.channel) : '',
+  ].join('');
+  return paragraphs + formError + formHtml(view.form, inputs);
+}
+
+function fieldHtml(id: 'email' | 'mobile', field: SignInField, required: boolean, focus: boolean): string {
+  const described = [field.hint ? `${id}-hint` : '', field.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const kind =
+    id === 'email'
+      ? 'type="email" autocomplete="email" autocapitalize="none" spellcheck="false"'
+      : 'type="tel" autocomplete="tel" inputmode="tel"';
+  return (
+    `<div class="field"><label for="${id}">${escapeHtml(field.label)}</label>` +
+    (field.hint ? `<span class="hint" id="${id}-hint">${escapeHtml(field.hint)}</span>` : '') +
+    `<input id="${id}" name="${escapeHtml(field.name)}" ${kind} maxlength="320" value="${escapeHtml(field.value)}"` +
+    `${required ? ' required' : ''}${focus ? ' autofocus' : ''}${described ? ` aria-describedby="${described}"` : ''}` +
+    `${field.error ? ' aria-invalid="true"' : ''}>` +
+    (field.error ? `<p id="${id}-error" class="error" role="alert">${escapeHtml(field.error)}</p>` : '') +
+    `</div>`
+  );
+}
+
+function channelHtml(channel: NonNullable<SignInView['channel']>): string {
+  const options = channel.options
+    .map(
+      (option) =>
+        `<label class="choice"><input type="radio" name="${escapeHtml(channel.name)}" value="${escapeHtml(option.value)}"` +
+        `${option.checked ? ' checked' : ''}>${escapeHtml(option.label)}</label>`,
+    )
+    .join('');
+  return `<fieldset><legend>${escapeHtml(channel.legend)}</legend>${options}</fieldset>`;
+}
