@@ -134,8 +134,15 @@ export type {
 export type { CountryCode } from './contact/phone.js';
 export type { HttpRequest, NextFunction } from './web/request.js';
 
+// The one mount: every route of the login (sign-in, send, waiting, status, callback) in one call.
+export { magicLinkRoutes } from './routes/mount.js';
+export type { MagicLinkRoutesOptions, MagicLinkRoutesMiddleware, PassportLike } from './routes/mount.js';
+export type { LoginRoutesOptions } from './routes/loginRoutes.js';
+export type { LoginPaths } from './routes/paths.js';
+export type { PagePaths } from './routes/pageRoutes.js';
+
 // Native Fastify: links the reply for the callback's pages and gives the secret signals are sealed with.
 export { otplessFastify } from './routes/fastify.js';
-export type { OtplessFastifyOptions, OtplessFastifyPlugin } from './routes/fastify.js';
+export type { OtplessFastifyOptions, OtplessFastifyPlugin, FastifyPassportLike } from './routes/fastify.js';
 // What `send()`, `status()` and the guards return: Node middleware, or a Fastify handler.
 export type { HostHandler } from './web/host.js';

@@ -12,18 +12,16 @@ import { pathOf } from './paths.js';
 
 /** @fastify/passport's `Authenticator`, as the plugin calls it (typed structurally). */
 export interface FastifyPassportLike {
-  authenticate(
-    strategy: string,
-    callback: (
-      request: never,
-      reply: never,
-      err: unknown,
-      user?: unknown,
-      info?: unknown,
-      status?: number,
-    ) => Promise<void>,
-  ): (this: never, request: never, reply: never) => Promise<unknown>;
+  authenticate(strategy: string, callback: FastifyPassportCallback): (this: never, request: never, reply: never) => unknown;
 }
+
+/**
+ * @fastify/passport's custom callback. Declared as a method (the "bivariance" form) so that
+ * @fastify/passport's own richer callback types accept it.
+ */
+export type FastifyPassportCallback = {
+  callback(request: unknown, reply: unknown, err: unknown, user?: unknown, info?: unknown, status?: number): Promise<void>;
+}['callback'];
 
 /** Options of `otplessFastify()`. */
 export interface OtplessFastifyOptions extends LoginRoutesOptions {

@@ -16,15 +16,16 @@ import express4 from 'express4';
 import expressSession from 'express-session';
 import Fastify from 'fastify';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, otplessFastify, requireLowRisk, sessionCompat } from '../../src/index.js';
+import { MagicLinkStrategy, magicLinkRoutes, otplessFastify, requireLowRisk, sessionCompat } from '../../src/index.js';
 import type { MagicLinkStrategyOptions } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { Browser } from '../examples/helpers/browser.js';
 
 /**
- * Every host the package runs in, each set up as its guide (docs/frameworks.md) says, with the
- * same routes: POST /auth/magic-link (send), GET /auth/status, GET and POST /auth/callback
- * (Passport, successRedirect '/me'), GET /me, GET /payments (requireLowRisk), POST /logout.
+ * Every host the package runs in, each set up as its guide (docs/frameworks.md) says: the one
+ * mount (`magicLinkRoutes()`, or `otplessFastify({ strategy, passport })`, successRedirect '/me')
+ * for POST /auth/magic-link, GET /auth/status, GET /auth/sign-in, GET /auth/waiting and GET and
+ * POST /auth/callback; and GET /me, GET /payments (requireLowRisk), POST /logout.
  */
 
 export const CLIENT = { clientId: 'hosts-client', clientSecret: 'hosts-secret-value-0123456789' };
@@ -94,6 +95,7 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
     label: `Express ${version}`,
     session: sessionKind,
     note: '',
+    successStatus: 303,
     async start(emulator, options) {
       const { server, url } = await listen();
       const strategy = newStrategy(emulator, url, options);
@@ -109,13 +111,7 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
         app.use(sessionCompat());
       }
       app.use(passport.session());
-      app.post('/auth/magic-link', express.json(), strategy.send());
-      app.get('/auth/status', strategy.status());
-      app.all(
-        '/auth/callback',
-        express.urlencoded({ extended: false }),
-        passport.authenticate(strategy.name, { successRedirect: '/me' }),
-      );
+      app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
       app.get('/me', (req, res) => void res.json({ user: req.user ?? null }));
       app.get('/payments', requireLowRisk(), (_req, res) => void res.json({ allowed: true }));
       app.post('/logout', (req, res, next) => req.logout((err) => (err ? next(err) : res.json({ user: null }))));
@@ -133,8 +129,9 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
     session: sessionKind,
     note:
       sessionKind === '@fastify/session'
-        ? 'register `otplessFastify()`'
-        : 'register `otplessFastify({ secret })`: the secret seals the risk signals in the cookie',
+        ? 'register `otplessFastify({ strategy, passport })`'
+        : 'register `otplessFastify({ strategy, passport, secret })`: the secret seals the risk signals in the cookie',
+    successStatus: 303,
     async start(emulator, options) {
       const { server, url } = await listen();
       const strategy = newStrategy(emulator, url, options);
@@ -147,24 +144,24 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
           cookie: { secure: false, path: '/' },
           saveUninitialized: false,
         });
-        await app.register(otplessFastify());
       } else {
         await app.register(fastifySecureSession, { key: Buffer.alloc(32, 7), cookie: { path: '/', httpOnly: true } });
-        // The cookie is the session: risk signals are sealed in it with this secret.
-        await app.register(otplessFastify({ secret: 'hosts-signals-secret-0123456789' }));
       }
-      await app.register(fastifyFormbody);
       await app.register(passport.initialize());
       await app.register(passport.secureSession());
       passport.use(strategy.name, strategy);
       passport.registerUserSerializer(async (user: User) => user);
       passport.registerUserDeserializer(async (user: User) => user);
-
-      app.post('/auth/magic-link', strategy.send());
-      app.get('/auth/status', strategy.status());
-      const callback = { preValidation: passport.authenticate(strategy.name, { successRedirect: '/me' }) };
-      app.get('/auth/callback', callback, async () => ({}));
-      app.post('/auth/callback', callback, async () => ({}));
+      // The one mount; with @fastify/secure-session the cookie is the session, and the risk
+      // signals are sealed in it with `secret`.
+      await app.register(
+        otplessFastify({
+          strategy,
+          passport,
+          successRedirect: '/me',
+          ...(sessionKind === '@fastify/secure-session' ? { secret: 'hosts-signals-secret-0123456789' } : {}),
+        }),
+      );
       app.get('/me', async (request) => ({ user: request.user ?? null }));
       app.get('/payments', { preHandler: requireLowRisk() }, async () => ({ allowed: true }));
       app.post('/logout', async (request) => {
@@ -184,12 +181,13 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
   };
 }
 
-/** Bare Connect 3 with cookie-session: Passport's custom callback ends the login (see docs). */
+/** Bare Connect 3 with cookie-session: the same one mount (it writes its own redirects). */
 const connectHost: HostDefinition = {
   id: 'connect',
   label: 'Connect 3',
   session: 'cookie-session',
-  note: 'no `successRedirect`/`failureRedirect` (Connect has no `res.redirect`): a custom callback; refused with `REDIRECT_NEEDS_EXPRESS` otherwise',
+  note: '`magicLinkRoutes()` writes its own redirects, so Connect needs no `res.redirect`',
+  successStatus: 303,
   async start(emulator, options) {
     const { server, url } = await listen();
     const strategy = newStrategy(emulator, url, options);
@@ -217,31 +215,7 @@ const connectHost: HostDefinition = {
     app.use(cookieSession({ name: 'session', keys: ['hosts-cookie-session-key-0123456789'] }) as NextHandleFunction);
     app.use(sessionCompat());
     app.use(passport.session() as NextHandleFunction);
-    app.use(route('POST', '/auth/magic-link', bodyParser.json() as NextHandleFunction, strategy.send()));
-    app.use(route('GET', '/auth/status', strategy.status()));
-    app.use(
-      route(
-        undefined,
-        '/auth/callback',
-        bodyParser.urlencoded({ extended: false }) as NextHandleFunction,
-        (req, res, next: NextFunction) => {
-          const finish = passport.authenticate(
-            strategy.name,
-            (err: unknown, user: User | false, _info: unknown, status?: number) => {
-              if (err) return next(err);
-              if (!user) return json(res, status ?? 401, { user: null });
-              (req as Req & { logIn(u: User, cb: (e?: unknown) => void): void }).logIn(user, (e) => {
-                if (e) return next(e);
-                res.statusCode = 302;
-                res.setHeader('Location', '/me');
-                res.end();
-              });
-            },
-          ) as NextHandleFunction;
-          finish(req, res, next);
-        },
-      ),
-    );
+    app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
     app.use(route('GET', '/me', (req, res) => json(res, 200, { user: (req as Req).user ?? null })));
     app.use(route('GET', '/payments', requireLowRisk(), (_req, res) => json(res, 200, { allowed: true })));
     app.use(

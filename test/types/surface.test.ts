@@ -15,6 +15,7 @@ const ROOT = [
   'assessRisk',
   'channels',
   'isOtplessError',
+  'magicLinkRoutes',
   'otplessFastify',
   'readLoginRecord',
   'requireIdentity',
