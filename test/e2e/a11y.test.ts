@@ -14,8 +14,15 @@ import { requireLowRisk } from '../../src/index.js';
 import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 import { CLIENT as HARNESS_CLIENT, lastLinkTo, startHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
+import { defaultPageInputs, pageApp } from '../helpers/pageApp.js';
+import type { PageInputs } from '../helpers/pageApp.js';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const RESULTS = fileURLToPath(new URL('../../test-results/a11y/', import.meta.url));
+/** Screenshots of the sign-in, waiting and error pages, for a person to look at. */
+const SHOTS = process.env.PAGE_SHOTS_DIR;
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -41,6 +48,8 @@ if (!existsSync(CHROMIUM)) {
   let demo: Awaited<ReturnType<typeof startApp>>;
   let pkg: Harness;
   let browser: Browser;
+  // The sign-in, waiting and error pages, answered from their builders by a tiny Express app.
+  let pages: { server: Server; url: string; inputs: PageInputs };
   const contexts: BrowserContext[] = [];
   /** Every page audited: name -> serious/critical violations found (expected: none). */
   const report: Record<string, string[]> = {};
@@ -61,6 +70,11 @@ if (!existsSync(CHROMIUM)) {
       strategy: { confirm: true },
       routes: (app) => app.get('/payments', requireLowRisk(), (_req, res) => res.send('ok')),
     });
+    const inputs = defaultPageInputs(Date.now());
+    const server = pageApp(inputs).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    pages = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, inputs };
+    if (SHOTS) mkdirSync(SHOTS, { recursive: true });
     browser = await launchChromium();
   });
 
@@ -68,6 +82,7 @@ if (!existsSync(CHROMIUM)) {
     await Promise.all(contexts.map((c) => c.close().catch(() => {})));
     await browser?.close();
     await pkg?.close();
+    pages?.server.close();
     await demo?.close();
     await emulator?.close();
     console.log(`axe-core: ${Object.keys(report).length} page audits, serious/critical: ${JSON.stringify(report)}`);
@@ -100,7 +115,8 @@ if (!existsSync(CHROMIUM)) {
 
   /**
    * Audits the page as it is: axe at desktop and at 390 x 844 (screenshots of both), then 640 px
-   * (200% zoom) and 320 px wide: nothing sticks out sideways and no hyphenated heading word breaks.
+   * (200% zoom), 390 px and 320 px wide: nothing sticks out sideways and no hyphenated heading
+   * word breaks.
    */
   async function audit(page: Page, name: string): Promise<void> {
     const found: string[] = [];
@@ -112,8 +128,11 @@ if (!existsSync(CHROMIUM)) {
       const violations = await axe(page);
       found.push(...violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes[0]?.target}`));
       await page.screenshot({ path: `${RESULTS}${name}-${label}.png`, fullPage: true });
+      if (SHOTS && name.startsWith('pkg-page-')) {
+        await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
+      }
     }
-    for (const width of [640, 320]) {
+    for (const width of [640, 390, 320]) {
       await page.setViewportSize({ width, height: 800 });
       expect(await page.evaluate('document.documentElement.scrollWidth'), `${name} at ${width} px`).toBeLessThanOrEqual(
         width,
@@ -199,6 +218,101 @@ if (!existsSync(CHROMIUM)) {
       const refused = await laptop.goto(`${pkg.baseUrl}/payments`);
       expect(refused?.status()).toBe(403);
       await audit(laptop, `pkg-guard-blocked-${locale}`);
+    });
+  });
+
+  /** Sets the pages app's inputs for the next requests: the defaults, changed by `change`. */
+  function pagesAre(change: (inputs: PageInputs) => void = () => {}): void {
+    const fresh = defaultPageInputs(Date.now());
+    fresh.waiting.continueUrl = '/done';
+    change(fresh);
+    Object.assign(pages.inputs, fresh);
+  }
+
+  describe.each(LOCALES)("the package's sign-in, waiting and error pages (%s)", (locale) => {
+    it('sign-in, sign-in refused next to its field, waiting, waiting over, error', async () => {
+      const page = await newPage(locale);
+      const lang = locale === 'hi-IN' ? 'hi' : 'en';
+      pagesAre((i) => {
+        i.signIn.channels = ['WHATSAPP', 'SMS'];
+      });
+      await page.goto(`${pages.url}/sign-in`);
+      expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+      await audit(page, `pkg-page-sign-in-${locale}`);
+
+      pagesAre((i) => {
+        i.signIn.channels = ['WHATSAPP', 'SMS'];
+        i.signIn.values = { email: 'ana@localhost' };
+        i.signIn.error = { message: 'Enter a valid e-mail address, such as name@example.com.', field: 'email' };
+      });
+      const refused = await page.goto(`${pages.url}/sign-in`);
+      expect(refused?.status()).toBe(400);
+      expect(await page.locator('#email').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.evaluate('document.activeElement?.id')).toBe('email');
+      await audit(page, `pkg-page-sign-in-refused-${locale}`);
+
+      pagesAre();
+      await page.goto(`${pages.url}/waiting`);
+      expect(await page.locator('.number').textContent()).toBe('42');
+      await audit(page, `pkg-page-waiting-${locale}`);
+
+      pagesAre((i) => {
+        i.waiting.status = 'expired';
+      });
+      await page.goto(`${pages.url}/waiting`);
+      await audit(page, `pkg-page-waiting-expired-${locale}`);
+
+      pagesAre();
+      const error = await page.goto(`${pages.url}/error`);
+      expect(error?.status()).toBe(401);
+      await audit(page, `pkg-page-error-${locale}`);
+    });
+  });
+
+  describe("the waiting page's live status in a real browser, under its own CSP", () => {
+    /** A browser whose CSP is enforced (no bypass): what any visitor gets. */
+    async function visitor(javaScriptEnabled: boolean): Promise<{ page: Page; blocked: string[] }> {
+      const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled });
+      contexts.push(context);
+      const page = await context.newPage();
+      const blocked: string[] = [];
+      page.on('console', (message) => {
+        if (/Content.Security.Policy/i.test(message.text())) blocked.push(message.text());
+      });
+      return { page, blocked };
+    }
+
+    it('with scripts on: goes on by itself once the phone approves', async () => {
+      pagesAre();
+      const { page, blocked } = await visitor(true);
+      await page.goto(`${pages.url}/waiting`);
+      // The countdown runs: the resend wait is counting down from 0:25.
+      await page.locator('#resend-wait').filter({ hasNotText: '0:25' }).waitFor({ timeout: 30_000 });
+      pages.inputs.status = { status: 'approved' };
+      await page.waitForURL(`${pages.url}/done`, { timeout: 30_000 });
+      expect(blocked).toEqual([]);
+    });
+
+    it('with scripts on: a denial shows in place, with "start again"', async () => {
+      pagesAre();
+      const { page, blocked } = await visitor(true);
+      await page.goto(`${pages.url}/waiting`);
+      pages.inputs.status = { status: 'denied' };
+      const status = page.locator('#waiting-status');
+      await status.filter({ hasText: 'cancelled on the other device' }).waitFor({ timeout: 30_000 });
+      expect(await page.locator('h1').textContent()).toBe('This sign-in was not completed');
+      expect(await page.locator('#waiting-match').isHidden()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Start again' }).isVisible()).toBe(true);
+      expect(blocked).toEqual([]);
+    });
+
+    it('with scripts off: reloads, and the reload of an approved flow goes on', async () => {
+      pagesAre();
+      const { page } = await visitor(false);
+      await page.goto(`${pages.url}/waiting`);
+      expect(await page.getByRole('link', { name: 'I’ve approved it: continue' }).getAttribute('href')).toBe('/done');
+      pages.inputs.status = { status: 'approved' };
+      await page.waitForURL(`${pages.url}/done`, { timeout: 30_000 });
     });
   });
 

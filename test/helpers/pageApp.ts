@@ -22,9 +22,36 @@ export function pageApp(inputs: PageInputs): express.Express {
   const app = express();
   const ctx = (req: express.Request, res: express.Response): PageContext => ({ req, res, options: inputs.options });
   app.get('/sign-in', (req, res) => void showPage(ctx(req, res), signInView(ctx(req, res), inputs.signIn)));
-  app.get('/waiting', (req, res) => void showPage(ctx(req, res), waitingView(ctx(req, res), inputs.waiting)));
+  app.get('/waiting', (req, res) => {
+    // As the mount does: a reload of an approved flow goes on to finish the login.
+    if (inputs.status.status === 'approved') return res.redirect(303, inputs.waiting.continueUrl);
+    void showPage(ctx(req, res), waitingView(ctx(req, res), inputs.waiting));
+  });
   app.get('/error', (req, res) => void showPage(ctx(req, res), errorView(ctx(req, res), inputs.error)));
   app.get('/status', (_req, res) => void res.set('cache-control', 'no-store').json(inputs.status));
   app.get('/done', (_req, res) => void res.send('<!doctype html><title>done</title><h1>Signed in</h1>'));
   return app;
+}
+
+/**
+ * Inputs as the mount would give them for a pending mobile sign-in: the number 42, a link that
+ * expires 250 s after `now` and a resend allowed in 25 s.
+ */
+export function defaultPageInputs(now: number): PageInputs {
+  return {
+    signIn: { action: '/auth/magic-link', hidden: { returnTo: '/account' } },
+    waiting: {
+      status: 'pending',
+      match: '42',
+      sentTo: ['j***@example.com'],
+      expiresAt: new Date(now + 250_000),
+      now,
+      statusUrl: '/status',
+      continueUrl: '/auth/callback',
+      resend: { action: '/auth/magic-link', hidden: { resend: '1' }, resendInSeconds: 25 },
+      startAgainUrl: '/sign-in',
+    },
+    error: { code: 'CODE_REJECTED', status: 401, startAgainUrl: '/sign-in' },
+    status: { status: 'pending' },
+  };
 }

@@ -4,30 +4,13 @@
 import { createHash } from 'node:crypto';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { pageApp } from '../helpers/pageApp.js';
+import { defaultPageInputs, pageApp } from '../helpers/pageApp.js';
 import type { PageInputs } from '../helpers/pageApp.js';
 import type { PageView } from '../../src/index.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 
-function inputs(): PageInputs {
-  return {
-    signIn: { action: '/auth/magic-link', hidden: { returnTo: '/account' } },
-    waiting: {
-      status: 'pending',
-      match: '42',
-      sentTo: ['j***@example.com'],
-      expiresAt: new Date(NOW + 250_000),
-      now: NOW,
-      statusUrl: '/status',
-      continueUrl: '/auth/callback',
-      resend: { action: '/auth/magic-link', hidden: { resend: '1' }, resendInSeconds: 25 },
-      startAgainUrl: '/sign-in',
-    },
-    error: { code: 'CODE_REJECTED', status: 401, startAgainUrl: '/sign-in' },
-    status: { status: 'pending' },
-  };
-}
+const inputs = (): PageInputs => defaultPageInputs(NOW);
 
 async function get(page: string, setup: (i: PageInputs) => void = () => {}, language?: string) {
   const i = inputs();
@@ -141,7 +124,7 @@ describe('the waiting page', () => {
     });
     expect(res.status).toBe(200);
     expect(res.text).toContain('<title>This sign-in was not completed</title>');
-    expect(res.text).toContain(`role="status" class="error">${sentence}</p>`);
+    expect(res.text).toContain(`role="status" class="over">${sentence}</p>`);
     expect(res.text).toContain('<a class="button" href="/sign-in">Start again</a>');
     expect(res.text).not.toContain('class="number"');
     expect(res.text).not.toContain('http-equiv="refresh"');

@@ -39,8 +39,10 @@ const STYLE =
   '.brand{display:flex;align-items:center;gap:.6rem;margin:0 0 1.25rem;font-weight:600}.brand img{max-height:2.5rem;max-width:10rem}' +
   'a{color:var(--accent)}:focus-visible{outline:3px solid var(--accent);outline-offset:2px}' +
   '.note{font-size:.95rem;color:#4a5163}.code{font-size:.85rem;color:#4a5163}' +
-  '.match{margin:1.25rem 0;padding:1rem;border-radius:10px;background:#f1f3f8;text-align:center}' +
-  '.match .number{font-size:3.2rem;font-weight:700;letter-spacing:.15em;line-height:1.1;margin:.25rem 0;font-variant-numeric:tabular-nums}' +
+  '.match{margin:1.25rem 0;padding:1rem;border-radius:10px;background:#f1f3f8;text-align:center}.match p{margin:.25rem 0}' +
+  // The letter spacing also follows the last digit: as much padding before the first keeps the number centred.
+  '.match .number{font-size:3.2rem;font-weight:700;letter-spacing:.15em;padding-left:.15em;line-height:1.1;font-variant-numeric:tabular-nums}' +
+  '#match-label{font-weight:600}.over{font-size:1.05rem}' +
   '.button{display:inline-block;padding:.7rem 1.6rem;border-radius:8px;background:var(--accent);color:var(--on-accent);text-decoration:none;font-weight:600}' +
   '@media (max-width:420px){main{padding:1.5rem 1.25rem;margin:.5rem}h1{font-size:1.4rem}}';
 // Only pages with a form carry the styles of its controls.

@@ -129,7 +129,7 @@ export function drawWaiting(view: WaitingView): string {
         `<p class="number" aria-describedby="match-label">${escapeHtml(view.match)}</p>` +
         `<p class="note">${escapeHtml(t('waiting.matchNote'))}</p></div>`
       : '';
-  const status = `<p id="waiting-status" role="status"${live ? '' : ' class="error"'}>${escapeHtml(t(`waiting.status.${view.flowStatus}`))}</p>`;
+  const status = `<p id="waiting-status" role="status"${live ? '' : ' class="over"'}>${escapeHtml(t(`waiting.status.${view.flowStatus}`))}</p>`;
   const expiry =
     expiresIn !== undefined && live
       ? `<p id="waiting-expiry" class="note">${escapeHtml(t('waiting.expiresIn', { time: clockText(expiresIn) }))}</p>`
