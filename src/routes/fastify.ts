@@ -12,7 +12,10 @@ import { pathOf } from './paths.js';
 
 /** @fastify/passport's `Authenticator`, as the plugin calls it (typed structurally). */
 export interface FastifyPassportLike {
-  authenticate(strategy: string, callback: FastifyPassportCallback): (this: never, request: never, reply: never) => unknown;
+  authenticate(
+    strategy: string,
+    callback: FastifyPassportCallback,
+  ): (this: never, request: never, reply: never) => unknown;
 }
 
 /**
@@ -20,7 +23,14 @@ export interface FastifyPassportLike {
  * @fastify/passport's own richer callback types accept it.
  */
 export type FastifyPassportCallback = {
-  callback(request: unknown, reply: unknown, err: unknown, user?: unknown, info?: unknown, status?: number): Promise<void>;
+  callback(
+    request: unknown,
+    reply: unknown,
+    err: unknown,
+    user?: unknown,
+    info?: unknown,
+    status?: number,
+  ): Promise<void>;
 }['callback'];
 
 /** Options of `otplessFastify()`. */
@@ -120,7 +130,7 @@ function routesOf(
   mount: LoginRoutesOptions,
 ): ((child: FastifyHooks, options: unknown, done: (err?: Error) => void) => void) | undefined {
   if (strategy === undefined && passport === undefined) {
-    if (Object.keys(mount).length > 0) throw optionError(OWNER, 'strategy', 'given with the routes\' options');
+    if (Object.keys(mount).length > 0) throw optionError(OWNER, 'strategy', "given with the routes' options");
     return undefined;
   }
   const setup = setupOf(OWNER, strategy);

@@ -70,7 +70,8 @@ export function createLoginRoutes(
   refuseUnknownOptions(owner, options, OPTION_NAMES);
   for (const key of ['successRedirect', 'failureRedirect'] as const) {
     const value = options[key];
-    if (value !== undefined && !isSafeLocalPath(value)) throw optionError(owner, key, "a path on this site, such as '/'");
+    if (value !== undefined && !isSafeLocalPath(value))
+      throw optionError(owner, key, "a path on this site, such as '/'");
   }
   const pages = checkPages(owner, options.pages);
   const paths = loginPaths(owner, setup.callbackUrl, options.paths);

@@ -50,11 +50,19 @@ const OWNER = 'magicLinkRoutes()';
 export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOptions): MagicLinkRoutesMiddleware {
   const setup = setupOf(OWNER, strategy);
   if (typeof options !== 'object' || options === null) {
-    throw optionError(OWNER, 'options', 'an object with passport (the app\'s Passport: import passport from "passport")');
+    throw optionError(
+      OWNER,
+      'options',
+      'an object with passport (the app\'s Passport: import passport from "passport")',
+    );
   }
   const { passport, ...rest } = options;
   if (typeof passport !== 'object' || passport === null || typeof passport.authenticate !== 'function') {
-    throw optionError(OWNER, 'passport', "the app's Passport, with the strategy registered: import passport from 'passport'");
+    throw optionError(
+      OWNER,
+      'passport',
+      "the app's Passport, with the strategy registered: import passport from 'passport'",
+    );
   }
   const runner: PassportRunner = {
     authenticate(req, res, next, done) {
@@ -82,7 +90,11 @@ export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOption
 type Handler = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
 
 /** The route for a path and method; 'method' when the path is the mount's but not the method. */
-export function routeFor(routes: LoginRoutes, path: string, method: string | undefined): Handler | 'method' | undefined {
+export function routeFor(
+  routes: LoginRoutes,
+  path: string,
+  method: string | undefined,
+): Handler | 'method' | undefined {
   const { paths } = routes;
   const read = method === 'GET' || method === 'HEAD';
   // Only GET, HEAD and POST reach the callback: every other method would skip the POST checks.
