@@ -76,11 +76,14 @@ export async function showWaitingPage(
   const waiting = readWaiting(req);
   const flow = await flowStatusOf(setup, req);
   if (flow.status === 'approved') return redirectSeeOther(res, paths.callback);
-  if (!waiting && flow.status === 'none') return redirectSeeOther(res, paths.signIn);
+  if (!waiting && (flow.status === 'none' || !setup.handoff)) return redirectSeeOther(res, paths.signIn);
   const now = Date.now();
   const sentAt = waiting?.sentAt ?? now;
+  // Without a handoff nothing answers but the link itself: the page shows where it went, and waits.
+  const polls = setup.handoff !== undefined;
   const view = waitingView(context(setup, req, res), {
-    status: flow.status,
+    status: polls ? flow.status : 'pending',
+    poll: polls,
     ...(flow.match !== undefined ? { match: flow.match } : {}),
     ...(flow.expiresAt !== undefined ? { expiresAt: new Date(flow.expiresAt) } : {}),
     sentTo: waiting?.to ?? [],

@@ -128,6 +128,8 @@ export interface WaitingView extends PageViewBase {
    * docs/pages-and-translations.md).
    */
   liveScript: string;
+  /** Whether the page asks for the status while it waits (see `WaitingInput.poll`). */
+  polls: boolean;
 }
 
 /** The page a failed callback shows: what happened, what to do, and the way back to the sign-in. */

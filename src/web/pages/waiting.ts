@@ -25,6 +25,12 @@ export interface WaitingInput {
   startAgainUrl: string;
   /** Epoch ms the countdowns start from; `Date.now()` unless given. */
   now?: number;
+  /**
+   * Whether the page asks for the status while it waits (by script, or by reloading without
+   * one). Default true; false when nothing can answer but the link itself (no cross-device
+   * handoff: the link signs in the browser it is opened in).
+   */
+  poll?: boolean;
 }
 
 /** The seconds of a countdown as `m:ss`. */
@@ -91,12 +97,13 @@ export function waitingView(ctx: PageContext, input: WaitingInput): WaitingView 
       : {}),
     startAgain: { href: input.startAgainUrl, label: tr.t('pages.startAgain') },
     liveScript: WAITING_SCRIPT,
+    polls: input.poll ?? true,
   };
 }
 
 /** The waiting page's `<head>` addition: without script, it reloads every 5 s while there is something to wait for. */
 export function waitingHead(view: WaitingView): string {
-  return isLive(view.flowStatus) ? '<noscript><meta http-equiv="refresh" content="5"></noscript>' : '';
+  return isLive(view.flowStatus) && view.polls ? '<noscript><meta http-equiv="refresh" content="5"></noscript>' : '';
 }
 
 /** The waiting page's card. */
@@ -139,7 +146,7 @@ export function drawWaiting(view: WaitingView): string {
   const proceed =
     view.flowStatus === 'approved'
       ? continueLink
-      : view.flowStatus === 'pending'
+      : view.flowStatus === 'pending' && view.polls
         ? `<noscript>${continueLink}</noscript>`
         : '';
   const resend = view.resend
@@ -157,5 +164,5 @@ export function drawWaiting(view: WaitingView): string {
 
 /** The script the default waiting page runs, when it has something to wait for. */
 export function waitingScript(view: WaitingView): string | undefined {
-  return isLive(view.flowStatus) ? view.liveScript : undefined;
+  return isLive(view.flowStatus) && view.polls ? view.liveScript : undefined;
 }
