@@ -1,19 +1,66 @@
-// Checks the package as it would be published: publint and attw on the packed tarball, then
-// that every entry point loads under require and import, that both CLIs answer --help, and that
-// a consumer compiles against the packed declarations under each @types/node major.
-// Run after `npm run build`. Exits non-zero on the first failure.
+// Checks the package as it would be published: packs it once (without building again), runs
+// publint and attw on that tarball, checks what it says of itself (its docs link only to what
+// it holds or to the repository by absolute URL, the maintainers' pages stay out, its version
+// names the CHANGELOG's newest section), then that every entry point loads under require and
+// import, that both CLIs answer --help, and that consumers compile against the packed
+// declarations (scripts/check-types.mjs). Run after `npm run build`. Exits non-zero on the
+// first failure.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brokenLinks, MAINTAINER_DOCS, versionMismatch } from './lib/packageTruth.mjs';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (cmd, args) => {
   console.log(`$ ${cmd} ${args.join(' ')}`);
-  execFileSync(cmd, args, { stdio: 'inherit' });
+  execFileSync(cmd, args, { stdio: 'inherit', cwd: root });
 };
 
-run('npx', ['--no-install', 'publint', '--strict']);
-// node16 profile: the package requires Node >= 20, whose resolver reads `exports`
-// (the node10 resolver does not, and cannot see the ./emulator subpath).
-run('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'node16']);
+const dir = mkdtempSync(join(tmpdir(), 'passport-otpless-package-'));
+try {
+  // --ignore-scripts: dist/ is built already; prepack would build it a second time.
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
+  );
+  const tarball = join(dir, packed.filename);
+  run('npx', ['--no-install', 'publint', '--strict', tarball]);
+  // node16 profile: the package requires Node >= 20, whose resolver reads `exports`
+  // (the node10 resolver does not, and cannot see the ./emulator subpath).
+  run('npx', ['--no-install', 'attw', tarball, '--profile', 'node16']);
+  execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+  checkPackageTruth(join(dir, 'package'), packed);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The tarball's docs, files and version tell the truth about it (see scripts/lib/packageTruth.mjs). */
+function checkPackageTruth(unpacked, packed) {
+  const shipped = packed.files.map((file) => file.path);
+  const problems = [];
+  const kept = MAINTAINER_DOCS.filter((doc) => shipped.includes(doc));
+  if (kept.length) problems.push(`maintainer docs in the package: ${kept.join(', ')} (exclude them in "files")`);
+  const docs = new Map(
+    shipped.filter((file) => file.endsWith('.md')).map((file) => [file, readFileSync(join(unpacked, file), 'utf8')]),
+  );
+  const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+  const repository = {
+    url: pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''),
+    files: execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean),
+    read: (path) => readFileSync(join(root, path), 'utf8'),
+  };
+  for (const { file, target, why } of brokenLinks(docs, shipped, repository))
+    problems.push(`${file}: ${target}: ${why}`);
+  const mismatch = versionMismatch(pkg.version, docs.get('CHANGELOG.md') ?? '');
+  if (mismatch) problems.push(mismatch);
+  if (problems.length) throw new Error(`the package does not tell the truth about itself:\n- ${problems.join('\n- ')}`);
+  console.log(`package truth: ok (${packed.filename}, ${docs.size} docs, every link resolves)`);
+}
 
 const require = createRequire(import.meta.url);
 const expectExports = (label, mod, names) => {

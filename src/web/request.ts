@@ -13,7 +13,11 @@ export interface HttpRequest extends IncomingMessage {
   session?: unknown;
   /** express-session puts its store here: its presence tells the session is server-side. */
   sessionStore?: unknown;
-  res?: ServerResponse;
+  /**
+   * Express sets this. `| undefined` because Express types it `res?: Response | undefined`:
+   * under `exactOptionalPropertyTypes` a bare `res?: ServerResponse` would refuse its requests.
+   */
+  res?: ServerResponse | undefined;
 }
 
 /** `next` as Express and Connect call it. */
