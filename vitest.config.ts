@@ -14,6 +14,7 @@ export const ISOLATED = [
   // Assert warnings emitted once per process (warnOnce, the emulator's exposed-host warning):
   // another file could have used up the "once" first.
   'test/strategy/failures.test.ts',
+  'test/routes/setupWarnings.test.ts',
   'test/strategy/quirks.test.ts',
   'test/strategy/userInfoCredentials.test.ts',
   'test/strategy/evidence.test.ts',
