@@ -39,6 +39,9 @@ export type RequestFailureReason =
   // A body larger than any sign-in needs, to a route of the one mount (which reads bodies itself).
   | 'BODY_TOO_LARGE'
   | 'RATE_LIMITED'
+  // The send's bot check: its token proved no person (403), or the provider could not tell (503).
+  | 'BOT_CHECK_FAILED'
+  | 'BOT_CHECK_UNAVAILABLE'
   | 'SERVICE_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'
   | 'SERVICE_ERROR'

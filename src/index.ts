@@ -134,6 +134,10 @@ export type {
 export type { CountryCode } from './contact/phone.js';
 export type { HttpRequest, NextFunction } from './web/request.js';
 
+// A bot check before the send (Cloudflare Turnstile, hCaptcha, reCAPTCHA): the strategy's `botCheck`.
+export { botCheck } from './botCheck/botCheck.js';
+export type { BotCheck, BotCheckOptions, BotCheckProvider, BotCheckWidget } from './botCheck/botCheck.js';
+
 // The one mount: every route of the login (sign-in, send, waiting, status, callback) in one call.
 export { magicLinkRoutes } from './routes/mount.js';
 export type { MagicLinkRoutesOptions, MagicLinkRoutesMiddleware, PassportLike } from './routes/mount.js';

@@ -110,6 +110,7 @@ export function createLoginRoutes(
       onError,
     },
     {
+      checkedBefore: (req) => resending.has(req),
       sent(req, input) {
         rememberWaiting(setup, req, input, Date.now());
         const returnTo = (req.body as { returnTo?: unknown } | undefined)?.returnTo;
@@ -147,12 +148,17 @@ export function createLoginRoutes(
   };
 }
 
+/** Requests that send again what this session sent before (and so passed the bot check then). */
+const resending = new WeakSet<HttpRequest>();
+
 /** "Send it again" on the waiting page posts no address: the one of the last send is sent again. */
 function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
   const body = req.body as Record<string, unknown> | undefined;
   if (!body || body.resend !== '1' || body.email !== undefined || body.mobile !== undefined) return;
   const again = readResend(setup, req);
-  if (again) req.body = { ...again };
+  if (!again) return;
+  req.body = { ...again };
+  resending.add(req);
 }
 
 function checkPages(owner: string, pages: PagePaths | undefined): PagePaths {

@@ -59,6 +59,7 @@ export function showSignInPage(
       ? { error: { message: refused.err.message, ...(field === 'email' || field === 'mobile' ? { field } : {}) } }
       : {}),
     hidden: isSafeLocalPath(returnTo) ? { returnTo } : {},
+    botCheck: setup.botCheck?.widget,
   });
   return showPage(context(setup, req, res), view);
 }

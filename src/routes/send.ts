@@ -13,6 +13,7 @@ import { translatorFor } from '../web/messages/index.js';
 import { isSafeLocalPath, mayBeCrossSite } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { passBotCheck } from './botGate.js';
 import { hasNoBody, noBodyError, readSendInput } from './sendInput.js';
 import type { SendFields, SendInput } from './sendInput.js';
 import { sendLink } from './sendUnit.js';
@@ -53,6 +54,8 @@ export type SendMiddleware = HostHandler<HttpRequest>;
 export interface SendHooks {
   /** A link went out for this input; called before the answer is written. */
   sent?(req: HttpRequest, input: SendInput, link: SentLink): void;
+  /** True for a send again of a send that passed the bot check (the waiting page's resend). */
+  checkedBefore?(req: HttpRequest): boolean;
 }
 
 const OWNER = 'send()';
@@ -128,6 +131,7 @@ export function createSendMiddleware(
     }
     warnIfOriginDiffers(req, settings.callbackUrl);
     const input = readSendInput(req, fields, t);
+    if (!hooks.checkedBefore?.(req)) await passBotCheck(settings.botCheck, req, t);
     const session = sessionOf(req);
     if (settings.crossDevice !== 'accept' && !session) throw OtplessSetupError.missingSession();
     const link = await sendLink(settings, req, session, input, fields, t);

@@ -9,6 +9,8 @@ import type { FlowStore } from '../stores/types.js';
 import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
 import type { SendLimiter, SendLimitsOptions } from '../limits/index.js';
+import { checkBotCheck } from '../botCheck/botCheck.js';
+import type { BotCheck } from '../botCheck/botCheck.js';
 import { checkPageOptions } from '../web/pageOptions.js';
 import type { PageOptions } from '../web/view.js';
 
@@ -104,6 +106,13 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    * drawing (`render`, given a typed view model). See docs/pages-and-translations.md.
    */
   pages?: PageOptions;
+  /**
+   * A check that a person asks for the link (Cloudflare Turnstile, hCaptcha, reCAPTCHA:
+   * `botCheck({ provider, secret, siteKey })`), verified before any send limit is spent or any
+   * message sent: 403 `BOT_CHECK_FAILED` when it fails, 503 `BOT_CHECK_UNAVAILABLE` when the
+   * provider cannot tell. The package's sign-in page shows its widget. Default none.
+   */
+  botCheck?: BotCheck;
 }
 
 /**
@@ -126,6 +135,7 @@ export interface CheckedStrategyOptions {
   allowInternationalEmail: boolean;
   channel: MagicLinkChannel | undefined;
   pages: PageOptions | undefined;
+  botCheck: BotCheck | undefined;
 }
 
 /** The words of a bad `defaultCountry`, for the strategy's and `send()`'s option errors. */
@@ -163,6 +173,7 @@ const OPTION_NAMES = Object.keys({
   storePrefix: true,
   storeSecret: true,
   requestIdsDiffer: true,
+  botCheck: true,
 } satisfies Record<keyof MagicLinkStrategyOptions, true>);
 
 /**
@@ -217,6 +228,7 @@ export function checkStrategyOptions(options: MagicLinkStrategyOptions): Checked
     allowInternationalEmail: allowInternationalEmail ?? false,
     channel,
     pages: checkPageOptions(PREFIX, options.pages),
+    botCheck: checkBotCheck(PREFIX, options.botCheck),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { BotCheckWidget } from '../botCheck/botCheck.js';
 import type { IncomingMessage } from 'node:http';
 import type { LocaleOptions, MessageKey, Translator } from './messages/index.js';
 import type { PageTheme } from './theme.js';
@@ -95,6 +96,8 @@ export interface SignInView extends PageViewBase {
   };
   /** The send's refusal: next to its field when it names one, above the form otherwise. */
   error?: { message: string; field?: 'email' | 'mobile' };
+  /** The bot check's widget, when the strategy has one (`botCheck`): drawn inside the form. */
+  botCheck?: BotCheckWidget;
 }
 
 /** Where a login waiting for the link stands (`status()`'s `status`). */

@@ -5,7 +5,8 @@ import express from 'express';
 import expressSession from 'express-session';
 import { Passport } from 'passport';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MagicLinkStrategy, magicLinkRoutes } from '../../src/index.js';
+import { botCheck, MagicLinkStrategy, magicLinkRoutes } from '../../src/index.js';
+import { startFakeSiteverify } from '../helpers/fakeSiteverify.js';
 import type { MagicLinkRoutesOptions, MagicLinkStrategyOptions } from '../../src/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -261,5 +262,41 @@ describe('magicLinkRoutes(): routes and options', () => {
     expect(() => magicLinkRoutes(strategy, { passport, paths: { signIn: 'login' } })).toThrow(/paths\.signIn/);
     expect(() => magicLinkRoutes(strategy, {} as never)).toThrow(/passport/);
     expect(() => magicLinkRoutes({}, { passport })).toThrow(/MagicLinkStrategy/);
+  });
+});
+
+describe('magicLinkRoutes(): with a bot check', () => {
+  it('draws the widget on the sign-in page (its provider allowed by the CSP), and a resend needs no new token', async () => {
+    const provider = await startFakeSiteverify();
+    try {
+      const check = botCheck({
+        provider: 'turnstile',
+        secret: 'turnstile-secret',
+        siteKey: '0x4AAA',
+        verifyUrl: provider.url,
+      });
+      const { browser } = await startApp({}, { botCheck: check });
+      const page = await browser.get('/auth/sign-in');
+      expect(page.text).toContain('<div class="cf-turnstile" data-sitekey="0x4AAA"></div>');
+      expect(page.text).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer>');
+      const csp = page.headers.get('content-security-policy')!;
+      expect(csp).toContain('script-src https://challenges.cloudflare.com');
+      expect(csp).toContain('frame-src https://challenges.cloudflare.com');
+
+      const robot = await browser.postForm('/auth/magic-link', { email: 'robot@example.com' });
+      expect(robot.status).toBe(403);
+      expect(robot.text).toContain('cf-turnstile');
+      const person = await browser.postForm('/auth/magic-link', {
+        email: address(),
+        'cf-turnstile-response': 'person',
+      });
+      expect(person.status).toBe(303);
+      const calls = provider.calls.length;
+      const again = await browser.postForm('/auth/magic-link', { resend: '1' });
+      expect(again.status).toBe(303);
+      expect(provider.calls.length).toBe(calls);
+    } finally {
+      await provider.close();
+    }
   });
 });

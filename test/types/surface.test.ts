@@ -13,6 +13,7 @@ const ROOT = [
   'RedisFlowStore',
   'SendLimiter',
   'assessRisk',
+  'botCheck',
   'channels',
   'isOtplessError',
   'magicLinkRoutes',

@@ -122,6 +122,8 @@ export const en = {
     'Enter a valid mobile number: this one has too many or too few digits for its country, or is not in use.',
   'send.phoneKind': 'Enter a mobile number: premium-rate, toll-free and shared-cost numbers cannot get sign-in links.',
   'send.channel': 'Choose WhatsApp or SMS.',
+  'send.botCheck': 'Please confirm you are a person (the check below), then send again.',
+  'send.botCheckUnavailable': 'We could not check that you are a person right now. Please try again in a moment.',
 } as const;
 
 /** The key of one message of the catalogue. */

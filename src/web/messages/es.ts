@@ -123,4 +123,6 @@ export const es: Messages = {
   'send.phoneKind':
     'Escribe un número de celular: los números de tarificación especial, gratuitos y de costo compartido no pueden recibir enlaces de inicio de sesión.',
   'send.channel': 'Elige WhatsApp o SMS.',
+  'send.botCheck': 'Confirma que eres una persona (la comprobación de abajo) y vuelve a enviar.',
+  'send.botCheckUnavailable': 'No pudimos comprobar ahora que eres una persona. Inténtalo de nuevo en un momento.',
 };

@@ -120,4 +120,7 @@ export const id: Messages = {
   'send.phoneKind':
     'Masukkan nomor ponsel: nomor premium, bebas pulsa, dan berbagi biaya tidak dapat menerima tautan masuk.',
   'send.channel': 'Pilih WhatsApp atau SMS.',
+  'send.botCheck': 'Pastikan Anda manusia (pemeriksaan di bawah), lalu kirim lagi.',
+  'send.botCheckUnavailable':
+    'Kami tidak dapat memeriksa bahwa Anda manusia saat ini. Silakan coba lagi sebentar lagi.',
 };

@@ -116,4 +116,6 @@ export const ptBR: Messages = {
   'send.phoneKind':
     'Digite um número de celular: números de tarifa premium, gratuitos (0800) e de custo compartilhado não podem receber links de login.',
   'send.channel': 'Escolha WhatsApp ou SMS.',
+  'send.botCheck': 'Confirme que você é uma pessoa (a verificação abaixo) e envie de novo.',
+  'send.botCheckUnavailable': 'Não foi possível verificar agora que você é uma pessoa. Tente de novo daqui a pouco.',
 };

@@ -28,6 +28,8 @@ export interface Page {
    * by its hash, and `fetch` to this site. Every other page runs no script at all.
    */
   script?: string;
+  /** A script of another origin this page loads (the bot check's widget), with what its CSP must allow. */
+  widget?: { src: string; csp: { script: readonly string[]; frame: readonly string[]; connect: readonly string[] } };
 }
 
 // One look for every page: a centred card that reads at phone width (320 px and up, and at 200%
@@ -77,7 +79,9 @@ function documentHtml(page: Page): string {
   const name = typeof theme?.name === 'string' ? theme.name : undefined;
   const logo = logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="${name ? '' : 'Logo'}">` : '';
   const brand = name || logo ? `<p class="brand">${logo}${name ? escapeHtml(name) : ''}</p>` : '';
-  const script = page.script === undefined ? '' : `<script>${page.script}</script>`;
+  const script =
+    (page.script === undefined ? '' : `<script>${page.script}</script>`) +
+    (page.widget === undefined ? '' : `<script src="${escapeHtml(page.widget.src)}" async defer></script>`);
   return `<!doctype html>
 <html lang="${escapeHtml(page.lang ?? 'en')}" dir="${page.dir === 'rtl' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title><style>${style}</style>${page.headHtml ?? ''}
@@ -103,12 +107,16 @@ export function sendPage(res: ServerResponse, page: Page): void {
   const html = page.html ?? documentHtml(page);
   const images = imageSource(page.theme?.logoUrl);
   const script = page.script === undefined ? '' : `; script-src ${scriptSource(page.script)}; connect-src 'self'`;
+  const widget = page.widget
+    ? `; script-src ${page.widget.csp.script.join(' ')}; frame-src ${page.widget.csp.frame.join(' ')}` +
+      (page.widget.csp.connect.length ? `; connect-src ${page.widget.csp.connect.join(' ')}` : '')
+    : '';
   const headers = {
     ...PAGE_HEADERS,
     // The app's own stylesheets, fonts and images (a page its render drew) and the theme's logo.
     'Content-Security-Policy':
       `default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self'${images && images !== "'self'" ? ` ${images}` : ''}` +
-      `${script}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      `${script}${widget}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   };
   writeAnswer(res, page.status, headers, html);
 }

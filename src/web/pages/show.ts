@@ -14,6 +14,9 @@ import { drawWaiting, waitingHead, waitingScript } from './waiting.js';
  */
 export async function showPage(ctx: PageContext, view: PageView): Promise<void> {
   const script = view.page === 'waiting' ? waitingScript(view) : undefined;
+  // The sign-in page with a bot check loads the provider's widget (and its CSP allows it).
+  const widget =
+    view.page === 'signIn' && view.botCheck ? { widget: { src: view.botCheck.scriptUrl, csp: view.botCheck.csp } } : {};
   const html = ctx.options?.render ? await ctx.options.render(view, ctx.req) : undefined;
   if (typeof html === 'string') {
     return sendPage(ctx.res, {
@@ -22,6 +25,7 @@ export async function showPage(ctx: PageContext, view: PageView): Promise<void> 
       bodyHtml: '',
       html,
       ...(script !== undefined ? { script } : {}),
+      ...widget,
     });
   }
   sendPage(ctx.res, {
@@ -33,6 +37,7 @@ export async function showPage(ctx: PageContext, view: PageView): Promise<void> 
     theme: view.theme,
     ...(view.page === 'waiting' ? { headHtml: waitingHead(view) } : {}),
     ...(script !== undefined ? { script } : {}),
+    ...widget,
   });
 }
 

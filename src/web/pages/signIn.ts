@@ -1,3 +1,4 @@
+import type { BotCheckWidget } from '../../botCheck/botCheck.js';
 import type { MessageKey } from '../messages/index.js';
 import type { PageForm, SignInChannel, SignInField, SignInView } from '../view.js';
 import { viewBase } from '../view.js';
@@ -24,6 +25,8 @@ export interface SignInInput {
   hidden?: Readonly<Record<string, string>>;
   /** The status to answer with: 200, or the refusal's (400, 429 ...). */
   status?: number;
+  /** The bot check's widget to draw in the form. */
+  botCheck?: BotCheckWidget | undefined;
 }
 
 const TEXT: Record<'email' | 'mobile' | 'both', MessageKey> = {
@@ -65,6 +68,7 @@ export function signInView(ctx: PageContext, input: SignInInput): SignInView {
     ...viewBase(tr, ctx.options?.theme, status, 'signIn.title', [tr.t(TEXT[which])]),
     page: 'signIn',
     form,
+    ...(input.botCheck ? { botCheck: input.botCheck } : {}),
     ...(shows('email') ? { email: field('email', 'signIn.emailLabel') } : {}),
     ...(shows('mobile') ? { mobile: field('mobile', 'signIn.mobileLabel', 'signIn.mobileHint') } : {}),
     ...(shows('mobile') && channels.length > 1
@@ -101,6 +105,9 @@ export function drawSignIn(view: SignInView): string {
     both ? `<p class="or" aria-hidden="true">${escapeHtml(view.t('signIn.or'))}</p>` : '',
     view.mobile ? fieldHtml('mobile', view.mobile, !both, focus === 'mobile') : '',
     view.channel ? channelHtml(view.channel) : '',
+    view.botCheck
+      ? `<div class="${escapeHtml(view.botCheck.className)}" data-sitekey="${escapeHtml(view.botCheck.siteKey)}"></div>`
+      : '',
   ].join('');
   return paragraphs + formError + formHtml(view.form, inputs);
 }
