@@ -15,6 +15,10 @@ import {
   PENDING_VERSION,
 } from '../../src/session/pending.js';
 import type { SessionLike } from '../../src/session/session.js';
+import { StoreSecrets } from '../../src/flow/seal.js';
+
+// A strategy's secrets, built as a strategy builds them: what the sends are sealed under.
+new StoreSecrets('a-test-store-secret-of-32-characters!');
 
 const send = (flowId: string, requestId: string, expiresAt = 10_000) => ({
   flowId,
