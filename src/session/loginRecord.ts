@@ -148,16 +148,43 @@ function bound(session: SessionLike, record: UnboundStoredRecord, key: RecordKey
  * HMAC was computed over), so a guard on every request costs a lookup, not a digest.
  */
 function isAuthentic(session: SessionLike, record: StoredLoginRecord): boolean {
+  // The same record object checked before (several guards on a route, or a session object kept
+  // between requests): it is frozen, so only the session's id and user can have changed.
+  const seen = AUTHENTIC.get(record);
+  if (seen && seen.sid === sessionIdOf(session) && seen.user === userText(session)) return true;
   if (typeof record.b !== 'string') return false;
   const key = recordKeyById(record.k);
   if (!key) return noKeyHere();
   const text = boundText(session, record);
-  if (CHECKED.get(text) === record.b) return true;
-  const expected = Buffer.from(macOf(key, text));
-  const given = Buffer.from(record.b);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-  rememberAtMost(CHECKED, text, record.b, MAX_CHECKED);
+  if (CHECKED.get(text) !== record.b) {
+    const expected = Buffer.from(macOf(key, text));
+    const given = Buffer.from(record.b);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    rememberAtMost(CHECKED, text, record.b, MAX_CHECKED);
+  }
+  // A record is written whole, never changed in place (see `writeLoginRisk`): frozen, it stays what was checked.
+  if (Object.isFrozen(record) || freezeRecord(record)) {
+    AUTHENTIC.set(record, { sid: sessionIdOf(session), user: userText(session) });
+  }
   return true;
+}
+
+/** Records found authentic, by the record object, with the session id and user they were checked in. */
+const AUTHENTIC = new WeakMap<object, { sid: string; user: string }>();
+
+/** Freezes a checked record and what it holds; false when a part could not be frozen (a Proxy that refuses). */
+function freezeRecord(record: StoredLoginRecord): boolean {
+  try {
+    Object.freeze(record.verified);
+    if (record.risk) {
+      if ('signals' in record.risk && record.risk.signals) Object.freeze(record.risk.signals);
+      Object.freeze(record.risk);
+    }
+    Object.freeze(record);
+    return Object.isFrozen(record);
+  } catch {
+    return false;
+  }
 }
 
 let saidNoKey = false;
