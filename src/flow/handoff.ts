@@ -20,27 +20,28 @@ export type FlowStatus = 'none' | 'pending' | 'approved' | 'denied' | 'expired';
 export type FlowDenial = 'WRONG_NUMBER' | 'USER_DENIED';
 
 /** The shape of the records this version writes; a record of another shape is treated as absent. */
-export const FLOW_RECORD_VERSION = 2;
+export const FLOW_RECORD_VERSION = 3;
 
 /**
- * A flow as stored (JSON). No code, token, flow id, number or request id in clear: the key
- * and the send's request ids are keyed digests, the approval is sealed (see `StoreSecrets`).
+ * A flow as sealed in the store: every field, the expiry and the approval included, opens
+ * only under the server's secret and for this flow (see `StoreSecrets.seal`). The store holds
+ * the sealed text alone: no state, expiry, send, number, code or token in clear.
  */
 export interface FlowRecord {
   version: typeof FLOW_RECORD_VERSION;
   state: 'pending' | 'approved' | 'denied';
-  /** Epoch ms when the link, and so the flow, expires. */
+  /** Epoch ms when the link, and so the flow and its approval, expires. */
   expiresAt: number;
   /** The asking browser, for the approval page. */
   askedBy: DeviceSummary & { at: number };
   /** Keyed digests of the request ids of the send this flow belongs to, once the service answered it. */
   sendIds?: string[];
   deniedBecause?: FlowDenial;
-  /** The approval, sealed under the server's secret for this flow. */
-  approval?: string;
+  /** What the approving device hands the asking browser. */
+  approval?: FlowApproval;
 }
 
-/** What the approving device hands the asking browser, sealed in the store. */
+/** What the approving device hands the asking browser, sealed in the store with its flow. */
 export interface FlowApproval {
   verification: CodeVerificationResult;
   approvedAt: number;
@@ -89,7 +90,7 @@ export class Handoff {
    */
   async start(flowId: string, flow: Pick<FlowRecord, 'expiresAt' | 'askedBy'>, now: number): Promise<StoredFlow> {
     const record: FlowRecord = { version: FLOW_RECORD_VERSION, state: 'pending', ...flow };
-    const raw = JSON.stringify(record);
+    const raw = this.#secrets.seal(flowId, record);
     // 128 random bits do not collide; a false here means the store refused to keep it.
     if (!(await this.#store.create(this.#secrets.flowKey(flowId), raw, Math.max(1, flow.expiresAt - now)))) {
       throw new Error('the flow store did not keep a new flow');
@@ -103,8 +104,7 @@ export class Handoff {
    */
   async recordSend(flowId: string, started: StoredFlow, requestIds: readonly string[]): Promise<boolean> {
     const sendIds = [...new Set(requestIds.map((id) => this.#secrets.sendDigest(id)))];
-    const next: FlowRecord = { ...started.record, sendIds };
-    return this.#store.swap(this.#secrets.flowKey(flowId), started.raw, JSON.stringify(next));
+    return this.#move(flowId, started, { ...started.record, sendIds });
   }
 
   /** Whether the verified code belongs to this flow's send (by the service's request id). */
@@ -115,22 +115,17 @@ export class Handoff {
   /** The flow, or `undefined` when unknown, expired or unreadable (an older shape included). */
   async read(flowId: string, now: number): Promise<StoredFlow | undefined> {
     const raw = await this.#store.get(this.#secrets.flowKey(flowId));
-    if (raw === undefined) return undefined;
-    const record = parseRecord(raw);
-    if (!record || record.expiresAt <= now) return undefined;
-    return { raw, record };
+    return raw === undefined ? undefined : this.#opened(flowId, raw, now);
   }
 
   /** Denies a pending flow for good; false when it moved on since it was read (compare-and-set). */
   async deny(flowId: string, flow: PendingFlow, why: FlowDenial): Promise<boolean> {
-    const next: FlowRecord = { ...flow.record, state: 'denied', deniedBecause: why };
-    return this.#store.swap(this.#secrets.flowKey(flowId), flow.raw, JSON.stringify(next));
+    return this.#move(flowId, flow, { ...flow.record, state: 'denied', deniedBecause: why });
   }
 
   /** Approves a pending flow with the verification, sealed; false when it moved on since it was read. */
   async approve(flowId: string, flow: PendingFlow, approval: FlowApproval): Promise<boolean> {
-    const next: FlowRecord = { ...flow.record, state: 'approved', approval: this.#secrets.seal(flowId, approval) };
-    return this.#store.swap(this.#secrets.flowKey(flowId), flow.raw, JSON.stringify(next));
+    return this.#move(flowId, flow, { ...flow.record, state: 'approved', approval });
   }
 
   /** Where the flow stands, for the asking browser. */
@@ -142,7 +137,11 @@ export class Handoff {
 
   /**
    * Takes an approved flow (once, across instances); otherwise says where it stands.
-   * `undefined`: the flow is gone (unknown, expired, taken by another tab, or unreadable).
+   * `undefined`: the flow is gone (unknown, expired, taken by another tab, used, or unreadable).
+   *
+   * An approval serves one login: besides the atomic take, its use is marked in the store until
+   * its link expires (the expiry is sealed with it), so the same sealed record written back
+   * after the take opens nothing.
    */
   async take(flowId: string, now: number): Promise<FlowTake | undefined> {
     const flow = await this.read(flowId, now);
@@ -150,9 +149,11 @@ export class Handoff {
     if (flow.record.state !== 'approved') return { kind: flow.record.state };
     // Another tab or instance took it first (or it changed since it was read): for this request it is gone.
     if ((await this.#store.take(this.#secrets.flowKey(flowId))) !== flow.raw) return undefined;
-    // `open` refuses anything but a sealed approval of this flow, a missing one included.
-    const approval = this.#secrets.open(flowId, flow.record.approval);
+    const { approval, expiresAt } = flow.record;
     if (!isApproval(approval)) return undefined;
+    // The mark outlives the record's own expiry, past which `read` refuses it anyway.
+    const ttl = Math.max(1, expiresAt - now) + USED_MARK_MARGIN_MS;
+    if (!(await this.#store.create(this.#secrets.approvalUsedKey(flowId), '1', ttl))) return undefined;
     return { kind: 'approved', approval };
   }
 
@@ -160,19 +161,34 @@ export class Handoff {
   async discard(flowId: string): Promise<void> {
     await this.#store.take(this.#secrets.flowKey(flowId));
   }
+
+  /** Moves a flow to `next`, sealed; false when it changed since it was read (compare-and-set). */
+  #move(flowId: string, from: StoredFlow, next: FlowRecord): Promise<boolean> {
+    return this.#store.swap(this.#secrets.flowKey(flowId), from.raw, this.#secrets.seal(flowId, next));
+  }
+
+  /** The record sealed in `raw` for this flow, while its sealed expiry is ahead. */
+  #opened(flowId: string, raw: string, now: number): StoredFlow | undefined {
+    const record = parseRecord(this.#secrets.open(flowId, raw));
+    if (!record || record.expiresAt <= now) return undefined;
+    return { raw, record };
+  }
 }
 
-function parseRecord(raw: string): FlowRecord | undefined {
-  try {
-    const value = JSON.parse(raw) as Partial<FlowRecord> | null;
-    if (!value || value.version !== FLOW_RECORD_VERSION || typeof value.expiresAt !== 'number') return undefined;
-    if (value.state !== 'pending' && value.state !== 'approved' && value.state !== 'denied') return undefined;
-    if (!value.askedBy || typeof value.askedBy !== 'object') return undefined;
-    if (value.sendIds !== undefined && !Array.isArray(value.sendIds)) return undefined;
-    return value as FlowRecord;
-  } catch {
-    return undefined;
-  }
+/** How much longer than its link an approval's used mark lives: a margin for clocks of other instances. */
+const USED_MARK_MARGIN_MS = 60_000;
+
+/**
+ * A record of this shape, opened: the seal vouches for what this code wrote, the checks keep a
+ * record of an older shape (or none) from being misread.
+ */
+function parseRecord(value: unknown): FlowRecord | undefined {
+  const record = value as Partial<FlowRecord> | null | undefined;
+  if (!record || record.version !== FLOW_RECORD_VERSION || typeof record.expiresAt !== 'number') return undefined;
+  if (record.state !== 'pending' && record.state !== 'approved' && record.state !== 'denied') return undefined;
+  if (!record.askedBy || typeof record.askedBy !== 'object') return undefined;
+  if (record.sendIds !== undefined && !Array.isArray(record.sendIds)) return undefined;
+  return record as FlowRecord;
 }
 
 /** An opened approval of this shape: a primitive, `null` or `undefined` has neither field. */

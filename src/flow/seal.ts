@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deriveKey, digestNumber, labelledDigest, openJson, sealJson, UNOPENED } from '../crypto.js';
+import { registerRecordKey } from '../session/recordKeys.js';
+import type { RecordKey } from '../session/recordKeys.js';
 
 /** A new flow id: 128 random bits, URL-safe. */
 export function newFlowId(): string {
@@ -20,10 +22,18 @@ export function isFlowId(value: unknown): value is string {
 export class StoreSecrets {
   readonly #digestKey: Buffer;
   readonly #sealKey: Buffer;
+  readonly #recordKey: RecordKey;
 
   constructor(secret: string | Buffer) {
     this.#digestKey = deriveKey(secret, 'store digests v2');
-    this.#sealKey = deriveKey(secret, 'flow approval v2');
+    this.#sealKey = deriveKey(secret, 'flow record v3');
+    // Registered for the guards, which check login records without the strategy.
+    this.#recordKey = registerRecordKey(secret);
+  }
+
+  /** The key that authenticates the login record and the pending sends in a session. */
+  get recordKey(): RecordKey {
+    return this.#recordKey;
   }
 
   /** The store key of a flow: a keyed digest, so the store never holds the id the link carries. */
@@ -49,14 +59,27 @@ export class StoreSecrets {
     return `token:${labelledDigest(this.#digestKey, 'used token', token)}`;
   }
 
-  /** Seals a flow's approval: it opens only under this secret, for this flow. */
-  seal(flowId: string, value: unknown): string {
-    return sealJson(this.#sealKey, value, `flow approval\0${flowId}`);
+  /**
+   * The store key that marks a flow's approval used at finish: a mark like a used token's (the
+   * memory store never evicts one), so an approval read from the store and written back opens
+   * no second login.
+   */
+  approvalUsedKey(flowId: string): string {
+    return `token:${labelledDigest(this.#digestKey, 'used approval', flowId)}`;
   }
 
-  /** The approval `seal` sealed for this flow, or `undefined`. */
+  /**
+   * Seals a whole flow record (state, expiry, sends, approval): it opens only under this secret,
+   * for this flow, so a writer of the store can delete or put back a record it read, never
+   * change one or move one to another flow.
+   */
+  seal(flowId: string, value: unknown): string {
+    return sealJson(this.#sealKey, value, `flow record\0${flowId}`);
+  }
+
+  /** The record `seal` sealed for this flow, or `undefined`. */
   open(flowId: string, sealed: unknown): unknown {
-    const value = openJson(this.#sealKey, sealed, `flow approval\0${flowId}`);
+    const value = openJson(this.#sealKey, sealed, `flow record\0${flowId}`);
     return value === UNOPENED ? undefined : value;
   }
 }

@@ -1,14 +1,16 @@
-import { createHash } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
 import { compactSignals } from '../risk/index.js';
 import type { CompactSignals, RiskAction, RiskVerdict } from '../risk/index.js';
 import type { SecureInfo } from '../wire/types.js';
 import type { HttpRequest } from '../web/request.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { removeSessionValue, sessionOf, setSessionValue } from './session.js';
+import { removeSessionValue, sessionIdOf, sessionOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { openValue, sealValue, UNREADABLE } from './sealedSignals.js';
 import { rememberAtMost } from '../boundedMemo.js';
+import { latestRecordKey, recordKeyById } from './recordKeys.js';
+import type { RecordKey } from './recordKeys.js';
 
 /**
  * What a magic-link login leaves in the session, beside Passport's own `passport.user`.
@@ -21,15 +23,20 @@ import { rememberAtMost } from '../boundedMemo.js';
  */
 export interface LoginRecord {
   /** Record format version, so a later format can tell an old cookie apart. */
-  v: 1;
+  v: 2;
   /** The profile id of the user who logged in. */
   id: string;
+  /** The id of the key `b` was made with (see src/session/recordKeys.ts). */
+  k: string;
   /**
-   * A hash of the serialized user (`req.session.passport.user`) the login put in the session.
-   * The record counts only while the session still holds that user: another strategy that logs
-   * someone else in with `keepSessionInfo` keeps the record, but `readLoginRecord` ignores it.
+   * A keyed digest (HMAC-SHA256 under a key from the strategy's store secret) of the whole
+   * record, the serialized user (`req.session.passport.user`) the login put in the session and
+   * the id of a server-side session. The record counts only while all three are unchanged: a
+   * writer of the session store cannot make one, change one, or move one into a session whose
+   * cookie it holds; and another strategy that logs someone else in with `keepSessionInfo`
+   * keeps the record, but `readLoginRecord` ignores it.
    */
-  u: string;
+  b: string;
   /** The identity types verified at login, for `requireIdentity()`. */
   verified: IdentityType[];
   /**
@@ -69,6 +76,9 @@ interface SealedRiskRecord {
 
 type StoredLoginRecord = Omit<LoginRecord, 'risk'> & { risk?: LoginRiskRecord | SealedRiskRecord };
 
+/** A stored record before it is bound to its session and user. */
+type UnboundStoredRecord = Omit<StoredLoginRecord, 'k' | 'b'>;
+
 /** Key of the record in `req.session`. */
 export const LOGIN_RECORD_KEY = 'otpless';
 
@@ -76,8 +86,9 @@ export const LOGIN_RECORD_KEY = 'otpless';
 const UNREADABLE_SIGNALS: CompactSignals = { v: 1, f: '!' };
 
 /**
- * Reads the login record from the request's session, or `undefined` when there is none, or
- * when it was written for another user than the one the session now holds (see `u`). Sealed
+ * Reads the login record from the request's session, or `undefined` when there is none, when
+ * it was written for another user or session than the ones it is now in, when anything in it
+ * changed since the package wrote it, or when it is of an older format (see `b`). Sealed
  * signals come back opened; a record from a server-side session is the stored object itself.
  */
 export function readLoginRecord(req: { session?: unknown }): LoginRecord | undefined {
@@ -86,10 +97,10 @@ export function readLoginRecord(req: { session?: unknown }): LoginRecord | undef
   if (!session || !record) return undefined;
   // Any other value (a string, a number) fails the checks below.
   const candidate = record as Partial<StoredLoginRecord>;
-  if (candidate.v !== 1 || typeof candidate.id !== 'string' || !Array.isArray(candidate.verified)) {
+  if (candidate.v !== 2 || typeof candidate.id !== 'string' || !Array.isArray(candidate.verified)) {
     return undefined;
   }
-  if (candidate.u !== userBinding(session)) return undefined;
+  if (!isAuthentic(session, candidate as StoredLoginRecord)) return undefined;
   const risk = candidate.risk;
   if (!risk || !('s' in risk)) return candidate as LoginRecord;
   const signals = openValue(req, risk.s, sealContext(candidate.id, risk.at));
@@ -112,15 +123,126 @@ export function writeLoginRisk(req: HttpRequest, record: LoginRecord, risk: Logi
   // The session the record was read from. A whole new record: a change inside the stored one is
   // lost with @fastify/secure-session.
   const session = sessionOf(req) as SessionLike;
-  setSessionValue(session, LOGIN_RECORD_KEY, { ...record, risk: storedRisk(req, record.id, risk) });
+  const key = recordKeyById(record.k) ?? latestRecordKey();
+  if (!key) throw noKeyError();
+  setSessionValue(
+    session,
+    LOGIN_RECORD_KEY,
+    bound(session, { ...record, risk: storedRisk(req, record.id, risk) }, key),
+  );
 }
 
 /**
- * The binding of a record to the session's user: a hash of Passport's serialized user.
- * Serialized users are JSON in every session store. A session without a user has a binding too
- * (of `undefined`), which no record written at a login can have.
+ * The record with its key id and its keyed digest over the record, user and session (see `b`);
+ * a `k` and `b` it had are replaced.
  */
-function userBinding(session: SessionLike): string {
+function bound(session: SessionLike, record: UnboundStoredRecord, key: RecordKey): StoredLoginRecord {
+  const stored: StoredLoginRecord = { ...record, k: key.id, b: '' };
+  stored.b = macOf(key, boundText(session, stored));
+  return stored;
+}
+
+/**
+ * True when the record's `b` is the keyed digest of what it holds, in this session, for this
+ * user, under a key of this process. A check that passed is remembered by its text (what an
+ * HMAC was computed over), so a guard on every request costs a lookup, not a digest.
+ */
+function isAuthentic(session: SessionLike, record: StoredLoginRecord): boolean {
+  // The same record object checked before (several guards on a route, or a session object kept
+  // between requests): it is frozen, so only the session's id and user can have changed.
+  const seen = AUTHENTIC.get(record);
+  if (seen && seen.sid === sessionIdOf(session) && seen.user === userText(session)) return true;
+  if (typeof record.b !== 'string') return false;
+  const key = recordKeyById(record.k);
+  if (!key) return noKeyHere();
+  const text = boundText(session, record);
+  if (CHECKED.get(text) !== record.b) {
+    const expected = Buffer.from(macOf(key, text));
+    const given = Buffer.from(record.b);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    rememberAtMost(CHECKED, text, record.b, MAX_CHECKED);
+  }
+  // A record is written whole, never changed in place (see `writeLoginRisk`): frozen, it stays what was checked.
+  if (Object.isFrozen(record) || freezeRecord(record)) {
+    AUTHENTIC.set(record, { sid: sessionIdOf(session), user: userText(session) });
+  }
+  return true;
+}
+
+/** Records found authentic, by the record object, with the session id and user they were checked in. */
+const AUTHENTIC = new WeakMap<object, { sid: string; user: string }>();
+
+/** Freezes a checked record and what it holds; false when a part could not be frozen (a Proxy that refuses). */
+function freezeRecord(record: StoredLoginRecord): boolean {
+  try {
+    Object.freeze(record.verified);
+    if (record.risk) {
+      if ('signals' in record.risk && record.risk.signals) Object.freeze(record.risk.signals);
+      Object.freeze(record.risk);
+    }
+    Object.freeze(record);
+    return Object.isFrozen(record);
+  } catch {
+    return false;
+  }
+}
+
+let saidNoKey = false;
+
+/**
+ * A record names a key this process lacks. When the process has none at all, its guards run
+ * without a strategy (an API process beside the one that signs in): the operator hears it once.
+ */
+function noKeyHere(): false {
+  if (!saidNoKey && latestRecordKey() === undefined) {
+    saidNoKey = true;
+    process.emitWarning(
+      'passport-otpless: a login record was read in a process where no MagicLinkStrategy was built, so it ' +
+        'cannot be checked and counts as none. Build the strategy (with the same storeSecret or client secret) ' +
+        'in every process whose routes use the guards.',
+      { type: 'PassportOtplessWarning', code: 'OTPLESS_NO_RECORD_KEY' },
+    );
+  }
+  return false;
+}
+
+/** Texts whose digest was checked, with that digest: only what passed, oldest first out. */
+const CHECKED = new Map<string, string>();
+const MAX_CHECKED = 1_000;
+
+/**
+ * What `b` covers, as one unambiguous text: the key id, the session's id, the serialized user
+ * and every field of the record. Signals a cookie session keeps sealed are covered as sealed.
+ */
+function boundText(session: SessionLike, record: StoredLoginRecord): string {
+  return JSON.stringify([
+    record.k,
+    sessionIdOf(session),
+    userText(session),
+    record.id,
+    record.verified,
+    record.handoff === true,
+    record.risk ?? null,
+    record.token ?? null,
+  ]);
+}
+
+function macOf(key: RecordKey, text: string): string {
+  return createHmac('sha256', key.key).update(`login record\0${text}`).digest().subarray(0, 16).toString('base64url');
+}
+
+function noKeyError(): Error {
+  return new Error(
+    'passport-otpless: no MagicLinkStrategy was built in this process, so no key to bind a login record with',
+  );
+}
+
+/**
+ * The session's user as JSON: Passport's serialized user. Serialized users are JSON in every
+ * session store. A session without a user has a text too (`undefined`), which no record
+ * written at a login was bound to.
+ */
+function userText(session: SessionLike): string {
   const passport = session.passport;
   // Passport keeps `{ user }` under `passport`; @fastify/passport keeps the serialized user itself.
   const user = Object.hasOwn(Object(passport), 'user') ? (passport as { user: unknown }).user : passport;
@@ -129,21 +251,19 @@ function userBinding(session: SessionLike): string {
   // A WeakMap answers `undefined` for a primitive (a string user), null or undefined.
   const seen = SEEN_USERS.get(user as object);
   // Stryker disable next-line ConditionalExpression: the memo; see docs/testing.md
-  if (seen !== undefined && sameMembers(user as object, seen)) return seen.binding;
+  if (seen !== undefined && sameMembers(user as object, seen)) return seen.text;
   const text = String(JSON.stringify(user));
-  // Hashing on every guarded request would cost more than the decision: keep recent ones.
-  const binding = BINDINGS.get(text) ?? rememberAtMost(BINDINGS, text, hashUser(text), MAX_BINDINGS);
   const members = flatMembers(user);
   // Stryker disable next-line ConditionalExpression: the memo; see docs/testing.md
-  if (members) SEEN_USERS.set(user as object, { ...members, binding });
-  return binding;
+  if (members) SEEN_USERS.set(user as object, { ...members, text });
+  return text;
 }
 
 /** An object user's members when it was bound: its keys and primitive values, in order. */
 interface SeenUser {
   keys: string[];
   values: unknown[];
-  binding: string;
+  text: string;
 }
 
 /** By the user object itself (one session object lives for one request, or in a test, many). */
@@ -159,7 +279,7 @@ const SEEN_USERS = new WeakMap<object, SeenUser>();
  * does not. A `toJSON` is checked at every comparison instead (`sameMembers`), since a new
  * prototype can bring one at any time. (A bigint member never gets here: JSON.stringify throws.)
  */
-function flatMembers(user: unknown): Omit<SeenUser, 'binding'> | undefined {
+function flatMembers(user: unknown): Omit<SeenUser, 'text'> | undefined {
   if (typeof user !== 'object' || user === null || Object.getPrototypeOf(user) !== Object.prototype) return undefined;
   const keys: string[] = [];
   const values: unknown[] = [];
@@ -190,13 +310,6 @@ function sameMembers(user: object, seen: SeenUser): boolean {
   return i === keys.length && !('toJSON' in user);
 }
 
-function hashUser(text: string): string {
-  return createHash('sha256').update(`passport-otpless user\0${text}`).digest('base64url').slice(0, 22);
-}
-
-const BINDINGS = new Map<string, string>();
-const MAX_BINDINGS = 1_000;
-
 /** Sealed signals open only in the record of the same login. */
 function sealContext(id: string, at: number): string {
   return `login record\0${id}\0${at}`;
@@ -215,8 +328,8 @@ export interface LoginOutcome {
   secureInfo?: SecureInfo | undefined;
 }
 
-/** A record before it is written: `u` binds it to the user Passport puts in the session then. */
-export type UnboundLoginRecord = Omit<LoginRecord, 'u'>;
+/** A record before it is written: `k` and `b` bind it to the session and user Passport puts in it then. */
+export type UnboundLoginRecord = Omit<LoginRecord, 'k' | 'b'>;
 
 /** Builds the small record the guards read on later requests. */
 export function buildLoginRecord(
@@ -227,7 +340,7 @@ export function buildLoginRecord(
   now: number,
 ): UnboundLoginRecord {
   const record: UnboundLoginRecord = {
-    v: 1,
+    v: 2,
     id: profile.id,
     verified: [...new Set(profile.identities.filter((i) => i.verified).map((i) => i.type))],
   };
@@ -252,18 +365,24 @@ type LogIn = (user: unknown, options: unknown, done?: (err?: unknown) => void) =
  *
  * Throws an `OtplessSetupError` (`MISSING_SESSION_SECRET`) before anything is logged in when a
  * cookie session has signals to keep and no secret to seal them with.
+ *
+ * `key`: the strategy's record key (`StoreSecrets.recordKey`); without it, the key of the
+ * strategy built last in this process, which the guards accept as well.
  */
-export function writeRecordOnLogin(req: HttpRequest, record: UnboundLoginRecord): void {
+export function writeRecordOnLogin(req: HttpRequest, record: UnboundLoginRecord, key?: RecordKey): void {
   // Passport's authenticate() (and @fastify/passport) give every request `logIn` and `login`,
   // the same function, before a strategy runs.
   const target = req as unknown as { logIn: LogIn; login: LogIn };
   const original = target.logIn;
   const returnTo = sessionOf(req)?.returnTo;
   // Sealed now, so a missing secret fails the login before the user is logged in.
-  const stored: Omit<StoredLoginRecord, 'u'> = { ...record };
+  const stored: UnboundStoredRecord = { ...record };
   if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
+  const bindKey = key ?? latestRecordKey();
+  // Stryker disable next-line all: a strategy built registers a key before any login
+  if (!bindKey) throw noKeyError();
 
-  const wrapped = wrapLogIn(original, (opts) => writeRecord(req, stored, returnTo, opts));
+  const wrapped = wrapLogIn(original, (opts) => writeRecord(req, stored, bindKey, returnTo, opts));
   target.logIn = wrapped;
   target.login = wrapped;
 }
@@ -271,7 +390,8 @@ export function writeRecordOnLogin(req: HttpRequest, record: UnboundLoginRecord)
 /** Writes the record into the session Passport has just logged the user into. */
 function writeRecord(
   req: HttpRequest,
-  stored: Omit<StoredLoginRecord, 'u'>,
+  stored: UnboundStoredRecord,
+  key: RecordKey,
   returnTo: unknown,
   opts: { session?: boolean },
 ): void {
@@ -280,7 +400,7 @@ function writeRecord(
   // Passport has just put the user into the session (it refuses a login without one), so both
   // the session and its user are there.
   const session = sessionOf(req) as SessionLike;
-  setSessionValue(session, LOGIN_RECORD_KEY, { ...stored, u: userBinding(session) });
+  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, stored, key));
   if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
   else removeSessionValue(session, 'returnTo');
 }

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
-import { removeSessionValue, setSessionValue } from './session.js';
+import { openJson, sealJson } from '../crypto.js';
+import { rememberAtMost } from '../boundedMemo.js';
+import { removeSessionValue, sessionIdOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
+import { latestRecordKey, recordKeyById } from './recordKeys.js';
+import type { RecordKey } from './recordKeys.js';
 
 /**
  * Binding of a magic link to the browser session that asked for it.
@@ -15,6 +19,12 @@ import type { SessionLike } from './session.js';
  *
  * Each record carries its shape's version: a record of another version (0.1 wrote one-letter
  * fields and none) is treated as absent, never misread, and the person asks for a new link.
+ *
+ * The session never holds the flow id in clear: it is sealed (AES-256-GCM under a key from the
+ * strategy's store secret) with the rest of the record and the session's id authenticated, so a
+ * reader of sessions learns no flow id (nor can answer a flow's approval page), and a writer of
+ * the session store can neither change a send nor copy one into a session whose cookie it
+ * holds. A record that does not open reads as absent.
  */
 export interface PendingRequest {
   /** The shape's version: `PENDING_VERSION`. */
@@ -34,7 +44,19 @@ export interface PendingRequest {
 }
 
 /** The version of the pending-send records this code writes and reads. */
-export const PENDING_VERSION = 2;
+export const PENDING_VERSION = 3;
+
+/** A pending send as the session keeps it: the flow id sealed in `f`, under the key named by `k`. */
+interface StoredPending extends Omit<PendingRequest, 'flowId'> {
+  k: string;
+  f: string;
+}
+
+/** One send as stored, with its record opened. */
+interface Entry {
+  stored: StoredPending;
+  open: PendingRequest;
+}
 
 /** Key of the pending list in `req.session`. */
 export const PENDING_KEY = 'otplessPending';
@@ -54,26 +76,23 @@ export function hashDestination(value: string): string {
 
 /** Every well-formed pending request of the session, expired ones included, oldest first. */
 export function allPending(session: SessionLike | null | undefined): PendingRequest[] {
-  const list = session?.[PENDING_KEY];
-  if (!Array.isArray(list)) return [];
-  return list.filter(
-    (p): p is PendingRequest =>
-      !!p &&
-      typeof p === 'object' &&
-      p.version === PENDING_VERSION &&
-      typeof p.flowId === 'string' &&
-      Array.isArray(p.requestIdHashes) &&
-      Array.isArray(p.destinationHashes) &&
-      typeof p.expiresAt === 'number',
-  );
+  return entriesOf(session).map((e) => e.open);
 }
 
 /** The session's live (not expired) pending requests; tolerates anything stored there. */
 export function livePending(session: SessionLike | null | undefined, now: number): PendingRequest[] {
-  return allPending(session).filter((p) => p.expiresAt > now);
+  return liveEntries(session, now).map((e) => e.open);
 }
 
-/** Remembers one send in the session, keeping the newest `MAX_PENDING` live ones. */
+/** True when a live send of this session carries this flow id. */
+export function hasPendingFlow(session: SessionLike | null | undefined, flowId: string, now: number): boolean {
+  return liveEntries(session, now).some((e) => e.open.flowId === flowId);
+}
+
+/**
+ * Remembers one send in the session, keeping the newest `MAX_PENDING` live ones. `key`: the
+ * strategy's record key (`StoreSecrets.recordKey`); without it, that of the strategy built last.
+ */
 export function rememberPending(
   session: SessionLike,
   send: {
@@ -83,15 +102,21 @@ export function rememberPending(
     expiresAt: number;
   },
   now: number,
+  key: RecordKey | undefined = latestRecordKey(),
 ): void {
-  const entry: PendingRequest = {
+  if (!key)
+    throw new Error('passport-otpless: no MagicLinkStrategy was built in this process, so no key to seal a send with');
+  const entry: StoredPending = {
     version: PENDING_VERSION,
-    flowId: send.flowId,
     requestIdHashes: [...new Set(send.requestIds.map((r) => hashRequestId(r.value)))],
     destinationHashes: send.destinations.map(hashDestination),
     expiresAt: send.expiresAt,
+    k: key.id,
+    f: '',
   };
-  setSessionValue(session, PENDING_KEY, [...livePending(session, now), entry].slice(-MAX_PENDING));
+  entry.f = sealJson(key.key, send.flowId, contextOf(session, entry));
+  const kept = liveEntries(session, now).map((e) => e.stored);
+  setSessionValue(session, PENDING_KEY, [...kept, entry].slice(-MAX_PENDING));
 }
 
 /** Takes the live send with this flow id out of the session; the others stay. */
@@ -125,11 +150,70 @@ function takeWhere(
   match: (p: PendingRequest) => boolean,
 ): PendingRequest | undefined {
   if (!session) return undefined;
-  const live = livePending(session, now);
-  const found = live.find(match);
+  const live = liveEntries(session, now);
+  const found = live.find((e) => match(e.open));
   if (!found) return undefined;
-  const rest = live.filter((p) => p !== found);
+  const rest = live.filter((e) => e !== found).map((e) => e.stored);
   if (rest.length > 0) setSessionValue(session, PENDING_KEY, rest);
   else removeSessionValue(session, PENDING_KEY);
-  return found;
+  return found.open;
 }
+
+function liveEntries(session: SessionLike | null | undefined, now: number): Entry[] {
+  return entriesOf(session).filter((e) => e.open.expiresAt > now);
+}
+
+/** The session's sends of this version that open under a key of this process, for this session. */
+function entriesOf(session: SessionLike | null | undefined): Entry[] {
+  const list = session?.[PENDING_KEY];
+  if (!session || !Array.isArray(list)) return [];
+  const entries: Entry[] = [];
+  for (const item of list) {
+    const open = openEntry(session, item);
+    if (open) entries.push({ stored: item as StoredPending, open });
+  }
+  return entries;
+}
+
+function openEntry(session: SessionLike, item: unknown): PendingRequest | undefined {
+  const p = item as Partial<StoredPending> | null;
+  if (!p || typeof p !== 'object' || p.version !== PENDING_VERSION) return undefined;
+  if (!Array.isArray(p.requestIdHashes) || !Array.isArray(p.destinationHashes) || typeof p.expiresAt !== 'number') {
+    return undefined;
+  }
+  const key = recordKeyById(p.k);
+  if (!key || typeof p.f !== 'string') return undefined;
+  const context = contextOf(session, p as StoredPending);
+  const known = OPENED.get(p.f);
+  const flowId = known?.context === context ? known.flowId : openJson(key.key, p.f, context);
+  if (typeof flowId !== 'string') return undefined;
+  // Opening costs more than the rest of a callback's bookkeeping, and a callback reads the list several times.
+  // Stryker disable next-line all: a memo; its mutants change only how often a send is opened
+  if (known?.context !== context) rememberAtMost(OPENED, p.f, { context, flowId }, MAX_OPENED);
+  return {
+    version: PENDING_VERSION,
+    flowId,
+    requestIdHashes: p.requestIdHashes,
+    destinationHashes: p.destinationHashes,
+    expiresAt: p.expiresAt,
+  };
+}
+
+/**
+ * What the sealed flow id is bound to: the session's id and every other field, so none of them
+ * can change, and the record cannot move to another session, without the seal failing.
+ */
+function contextOf(session: SessionLike, p: Omit<StoredPending, 'f'>): string {
+  return JSON.stringify([
+    'pending send',
+    p.k,
+    sessionIdOf(session),
+    p.requestIdHashes,
+    p.destinationHashes,
+    p.expiresAt,
+  ]);
+}
+
+/** Flow ids opened, by sealed text, with the context they opened under (GCM authenticated both). */
+const OPENED = new Map<string, { context: string; flowId: string }>();
+const MAX_OPENED = 1_000;

@@ -12,27 +12,45 @@ import { rememberAtMost } from '../boundedMemo.js';
  * server-side session (express-session) keeps them in the clear, on the server.
  */
 
-/** Where `sessionCompat()` leaves the secrets on the request; not enumerable, never serialized. */
-// Stryker disable next-line StringLiteral: equivalent; the key is shared by two package copies
-const SECRETS = Symbol.for('passport-otpless.sealSecrets');
-
-interface WithSecrets {
-  [SECRETS]?: readonly string[];
+/**
+ * The secrets `sessionCompat()` (or `otplessFastify()`) found for each request, by request: kept
+ * beside the request, not on it, so no inspection of the request (`util.inspect(req,
+ * { showHidden: true })`, a logger that walks symbols) shows them. A closure on `globalThis`, so
+ * two copies of the package (one imported, one required) share it, and inspecting that shows
+ * nothing either.
+ */
+interface SecretsByRequest {
+  set(req: object, secrets: readonly string[]): void;
+  get(req: object): readonly string[] | undefined;
 }
+
+function newSecretsByRequest(): SecretsByRequest {
+  const byRequest = new WeakMap<object, readonly string[]>();
+  return Object.freeze({
+    set: (req: object, secrets: readonly string[]) => void byRequest.set(req, secrets),
+    get: (req: object) => byRequest.get(req),
+  });
+}
+
+// Stryker disable next-line StringLiteral: equivalent; the key is shared by two package copies
+const SLOT = Symbol.for('passport-otpless.sealSecrets');
+const SECRETS: SecretsByRequest =
+  ((globalThis as Record<symbol, unknown>)[SLOT] as SecretsByRequest | undefined) ?? newSecretsByRequest();
+Object.defineProperty(globalThis, SLOT, { value: SECRETS, configurable: true, enumerable: false });
 
 /**
  * Gives this request the secrets to seal with: the first seals, every one opens (so a secret
  * can be rotated like cookie-session's `keys`, newest first).
  */
 export function setSealSecrets(req: object, secrets: readonly string[]): void {
-  Object.defineProperty(req, SECRETS, { value: secrets, configurable: true, enumerable: false });
+  SECRETS.set(req, secrets);
 }
 
 const NONE: readonly string[] = Object.freeze([]);
 
 /** The secrets `sessionCompat()` found for this request; empty when there are none. */
 export function sealSecretsOf(req: object): readonly string[] {
-  return (req as WithSecrets)[SECRETS] ?? NONE;
+  return SECRETS.get(req) ?? NONE;
 }
 
 /** Derived keys, by secret: deriving costs more than the decryption itself. Few secrets ever exist. */

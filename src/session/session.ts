@@ -33,3 +33,14 @@ export function removeSessionValue(session: SessionLike, key: string): void {
   session[key] = undefined;
   delete session[key];
 }
+
+/**
+ * The id of a server-side session, which its store keys it by and its cookie signs: what the
+ * package binds its session values to, so a writer of the store cannot move them into a
+ * session whose cookie it holds. express-session gives it as `session.id`, @fastify/session as
+ * `session.sessionId`; a cookie session has none (its cookie is signed whole) and binds to ''.
+ */
+export function sessionIdOf(session: SessionLike): string {
+  const id = session.id ?? session.sessionId;
+  return typeof id === 'string' ? id : '';
+}

@@ -164,7 +164,7 @@ describe('the memory store', () => {
 });
 
 describe('flow records', () => {
-  it('spell their fields out with a version; a record of an older shape is treated as absent', async () => {
+  it('are sealed whole with a version; a record of an older shape (sealed or not) is treated as absent', async () => {
     const store = new MemoryFlowStore();
     const secrets = new StoreSecrets('a-test-store-secret-of-32-characters!');
     const handoff = new Handoff(store, secrets);
@@ -174,15 +174,24 @@ describe('flow records', () => {
       { expiresAt: now + 60_000, askedBy: { browser: 'Firefox', at: now } },
       now,
     );
-    expect(JSON.parse(raw)).toEqual({
-      version: 2,
+    expect(raw).not.toContain('pending');
+    expect(raw).not.toContain('Firefox');
+    expect(secrets.open('A'.repeat(22), raw)).toEqual({
+      version: 3,
       state: 'pending',
       expiresAt: now + 60_000,
       askedBy: { browser: 'Firefox', at: now },
     });
-    const old = JSON.stringify({ v: 1, s: 'pending', m: '42', exp: now + 60_000, a: { at: now } });
-    await store.create(secrets.flowKey('B'.repeat(22)), old, 60_000);
-    expect(await handoff.read('B'.repeat(22), now)).toBeUndefined();
-    expect((await handoff.status('B'.repeat(22), now)).status).toBe('expired');
+    const older = [
+      JSON.stringify({ v: 1, s: 'pending', m: '42', exp: now + 60_000, a: { at: now } }),
+      JSON.stringify({ version: 2, state: 'pending', expiresAt: now + 60_000, askedBy: { at: now } }),
+      secrets.seal('B'.repeat(22), { version: 2, state: 'pending', expiresAt: now + 60_000, askedBy: { at: now } }),
+    ];
+    for (const old of older) {
+      await store.take(secrets.flowKey('B'.repeat(22)));
+      await store.create(secrets.flowKey('B'.repeat(22)), old, 60_000);
+      expect(await handoff.read('B'.repeat(22), now)).toBeUndefined();
+      expect((await handoff.status('B'.repeat(22), now)).status).toBe('expired');
+    }
   });
 });

@@ -130,7 +130,12 @@ describe.skipIf(!hasRedisServer())('a reader of every Redis key and every sessio
       const page = await eve.get(`/auth/callback?code=probe&flow=${value}`);
       if (page.status === 200) flowIds.push(value);
     }
-    expect(flowIds.length).toBeGreaterThan(0);
+    // The sessions name their flows only sealed: nothing found opens an approval page. The flow
+    // ids of the two waiting flows are then tried as if the reader had them anyway.
+    expect(flowIds).toEqual([]);
+    for (const link of [lastLinkTo(emulator, 'waiting@example.com')]) {
+      flowIds.push(new URL(await clickLink(link), h.baseUrl).searchParams.get('flow')!);
+    }
     const numbers = [
       ...new Set([
         ...[...found].filter((v) => /^\d\d$/.test(v)),

@@ -2,7 +2,11 @@
 // laptop asking for a link, and what that laptop must see once its flow is gone.
 import { expect } from 'vitest';
 import { MemoryFlowStore, type FlowStore } from '../../src/index.js';
-import { clickLink, lastLinkTo, type Harness } from './harness.js';
+import { StoreSecrets } from '../../src/flow/seal.js';
+import { CLIENT, clickLink, lastLinkTo, type Harness } from './harness.js';
+
+/** The secrets the harness's strategy seals its flows with (from its client secret). */
+const SECRETS = new StoreSecrets(CLIENT.clientSecret);
 
 /**
  * A real `MemoryFlowStore` on its own clock (`now`), with the keys it was asked to create.
@@ -32,9 +36,13 @@ export class WatchedFlowStore implements FlowStore {
     this.loseNextTake = false;
     return undefined;
   }
-  /** The stored record, parsed. */
-  async record(key: string): Promise<Record<string, unknown>> {
-    return JSON.parse((await this.inner.get(key))!) as Record<string, unknown>;
+  /** The stored record of this flow, opened as the server opens it. */
+  async record(key: string, flowId: string): Promise<Record<string, unknown>> {
+    return SECRETS.open(flowId, await this.inner.get(key)) as Record<string, unknown>;
+  }
+  /** Replaces a flow's record with one the server sealed (a broken or older release's, say). */
+  async overwriteRecord(key: string, flowId: string, record: unknown, ttlMs: number) {
+    await this.overwrite(key, SECRETS.seal(flowId, record), ttlMs);
   }
   /** Replaces a stored value as a broken or foreign writer would. */
   async overwrite(key: string, value: string, ttlMs: number) {
@@ -51,7 +59,8 @@ export async function askForLink(h: Harness, store: WatchedFlowStore, email: str
   const flowKey = store.keys.filter((k) => k.startsWith('flow:')).at(-1)!;
   const callback = await clickLink(lastLinkTo(h.emulator, email));
   expect((await laptop.get('/auth/status')).body.status).toBe('pending');
-  return { laptop, flowKey, callback, match: sent.body.match as string };
+  const flowId = new URL(callback, 'http://x').searchParams.get('flow')!;
+  return { laptop, flowKey, flowId, callback, match: sent.body.match as string };
 }
 
 /** The flow is over for this laptop: its status says "expired", its callback is 401, nobody is signed in. */

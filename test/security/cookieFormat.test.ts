@@ -1,7 +1,8 @@
 // A cookie session written by this version must still be read by the next one: the record's
-// format, the user binding's hash, the key derived for the sealed signals and the context they
-// are sealed under are all part of what an upgrade must keep (or change on purpose, with a new
-// format version). This cookie was written by a real login (harness cookie key, `vpn` risk).
+// format, the keyed binding (its key derived from the client secret, what it covers), the key
+// derived for the sealed signals and the context they are sealed under are all part of what an
+// upgrade must keep (or change on purpose, with a new format version). This cookie was written
+// by a real login (harness client secret and cookie key, `vpn` risk).
 import { describe, expect, it } from 'vitest';
 import { readLoginRecord, requireLowRisk } from '../../src/index.js';
 import { signedSessionCookie } from '../helpers/sessionCookie.js';
@@ -10,6 +11,26 @@ import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 const { harness } = useSharedEmulator();
 
 const WRITTEN = {
+  passport: { user: { id: 'pinned@example.com', email: 'pinned@example.com' } },
+  otpless: {
+    v: 2,
+    id: 'pinned@example.com',
+    verified: ['EMAIL'],
+    risk: {
+      action: 'challenge',
+      at: 1795708645386,
+      s: 'MB1Hcyfz8ukWYOGr.16Is5CBa9b2ooUGwX2ITFA.p4ff1gDcbo-tdwqvH2pLkP6vQ7HHoZz3FX_apWNmJfmvoro1fVISJ38YHiA4XOmhBfAY1pJJT5sjdYjue1Qd9fQ-IhIY',
+    },
+    k: 'AtOu9A5yVOL',
+    b: '9iXpbjpnVF-tWFNNOrEYqw',
+  },
+};
+
+/**
+ * The same login as the previous version wrote it: its user binding was an unkeyed hash, which a
+ * writer of the session store could compute, so this version reads it as no record.
+ */
+const WRITTEN_BEFORE = {
   passport: { user: { id: 'pinned@example.com', email: 'pinned@example.com' } },
   otpless: {
     v: 1,
@@ -51,13 +72,28 @@ describe('a cookie session written by this version', () => {
     expect(guarded.body).toEqual({ error: { code: 'RISK_CHALLENGE' } });
   });
 
-  it('with its sealed signals in a record of another time, they read as malformed (the context is bound)', async () => {
+  it('with its signals given another time, it is no record: the binding covers every field', async () => {
     const h = await app();
     const moved = { ...WRITTEN, otpless: { ...WRITTEN.otpless, risk: { ...WRITTEN.otpless.risk, at: 1795633071189 } } };
     const browser = h.browser().set('cookie', signedSessionCookie(moved));
-    expect((await browser.get('/record')).body.record.risk.signals).toEqual({ v: 1, f: '!' });
-    expect((await browser.get('/guarded').set('accept', 'application/json')).body).toEqual({
-      error: { code: 'RISK_BLOCKED' },
-    });
+    expect((await browser.get('/me')).status).toBe(200);
+    expect((await browser.get('/record')).body.record).toBeNull();
+    const guarded = await browser.get('/guarded').set('accept', 'application/json');
+    expect(guarded.status).toBe(500);
+    expect(guarded.body.error.code).toBe('SETUP_ERROR');
+  });
+});
+
+describe('a cookie session written by the previous version', () => {
+  it('is still logged in, but its record is none: the guards fail closed until the next login', async () => {
+    const h = await app();
+    const browser = h.browser().set('cookie', signedSessionCookie(WRITTEN_BEFORE));
+    const me = await browser.get('/me');
+    expect(me.status).toBe(200);
+    expect(me.body.user).toEqual(WRITTEN_BEFORE.passport.user);
+    expect((await browser.get('/record')).body.record).toBeNull();
+    const guarded = await browser.get('/guarded').set('accept', 'application/json');
+    expect(guarded.status).toBe(500);
+    expect(guarded.body.error.code).toBe('SETUP_ERROR');
   });
 });

@@ -3,10 +3,14 @@
 // a denial. What the phone and the laptop see: the status, the JSON body, the flow's status.
 import { describe, expect, it } from 'vitest';
 import { MemoryFlowStore } from '../../src/index.js';
-import { clickLink, lastLinkTo, type Harness } from '../helpers/harness.js';
+import { StoreSecrets } from '../../src/flow/seal.js';
+import { CLIENT, clickLink, lastLinkTo, type Harness } from '../helpers/harness.js';
 import { harnessPool } from '../helpers/pool.js';
 
 const pool = harnessPool();
+
+/** The strategy's own secrets (the harness's client secret): what the server seals a flow with. */
+const secrets = new StoreSecrets(CLIENT.clientSecret);
 
 /** A memory store that remembers the flow keys it was asked to create. */
 class KeyedStore extends MemoryFlowStore {
@@ -15,9 +19,15 @@ class KeyedStore extends MemoryFlowStore {
     if (key.startsWith('flow:')) this.flowKeys.push(key);
     return super.create(key, value, ttlMs);
   }
-  async record(): Promise<Record<string, unknown>> {
-    return JSON.parse((await this.get(this.flowKeys.at(-1)!))!) as Record<string, unknown>;
+  /** The latest flow's record, opened as the server opens it. */
+  async record(flowId: string): Promise<Record<string, unknown>> {
+    return secrets.open(flowId, await this.get(this.flowKeys.at(-1)!)) as Record<string, unknown>;
   }
+}
+
+/** The flow id a link carries back. */
+function flowOf(callback: string): string {
+  return new URL(callback, 'http://x').searchParams.get('flow')!;
 }
 
 async function ask(email: string) {
@@ -114,7 +124,7 @@ describe('refusals in JSON carry their code, and the store keeps why a flow was 
       error: { code: 'WRONG_NUMBER', message: expect.stringMatching(/^\S[^.]*\. \S/) },
     });
     expect(await status()).toBe('denied');
-    expect((await store.record()).deniedBecause).toBe('WRONG_NUMBER');
+    expect((await store.record(flowOf(callback))).deniedBecause).toBe('WRONG_NUMBER');
     const again = await phone.post(callback).send({ match });
     expect(again.body.error.code).toBe('FLOW_EXPIRED');
   });
@@ -124,7 +134,7 @@ describe('refusals in JSON carry their code, and the store keeps why a flow was 
     const res = await phone.post(callback).send({ decision: 'deny' });
     expect(res.body.approval).toBe('denied');
     expect(await status()).toBe('denied');
-    expect((await store.record()).deniedBecause).toBe('USER_DENIED');
+    expect((await store.record(flowOf(callback))).deniedBecause).toBe('USER_DENIED');
   });
 
   it('a code the service refuses: CODE_REJECTED, the flow waits', async () => {
@@ -138,9 +148,10 @@ describe('refusals in JSON carry their code, and the store keeps why a flow was 
   it('a flow whose send the service has not answered yet (no send ids): FLOW_EXPIRED, nothing verified', async () => {
     const { phone, callback, match, store, status } = await ask('json-unbound@example.com');
     const key = store.flowKeys.at(-1)!;
-    const { sendIds: _dropped, ...unbound } = await store.record();
+    // The server's own record before the service answered the send: sealed by the server.
+    const { sendIds: _dropped, ...unbound } = await store.record(flowOf(callback));
     await store.take(key);
-    await store.create(key, JSON.stringify(unbound), 600_000);
+    await store.create(key, secrets.seal(flowOf(callback), unbound), 600_000);
     const res = await phone.post(callback).send({ match });
     expect(res.body).toEqual({ approval: 'gone', error: { code: 'FLOW_EXPIRED', message: expect.any(String) } });
     expect(await status()).toBe('pending');

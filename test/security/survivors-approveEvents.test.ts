@@ -4,10 +4,13 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryFlowStore } from '../../src/index.js';
-import { clickLink, lastLinkTo } from '../helpers/harness.js';
+import { StoreSecrets } from '../../src/flow/seal.js';
+import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { harnessPool } from '../helpers/pool.js';
 
 const pool = harnessPool();
+/** The strategy's secrets (from the harness's client secret), with which its flows are sealed. */
+const SECRETS = new StoreSecrets(CLIENT.clientSecret);
 
 const CHANNELS = ['passport-otpless:handoff:approved', 'passport-otpless:handoff:denied'];
 const events: Array<{ name: string; ageMs?: unknown }> = [];
@@ -24,11 +27,17 @@ beforeEach(() => {
  */
 class RacedStore extends MemoryFlowStore {
   race = false;
+  /** The flow the other device decides: its record is sealed for it, by the server's secret. */
+  flowId = '';
   override async swap(key: string, expected: string, next: string) {
     if (this.race && key.startsWith('flow:')) {
       this.race = false;
-      const other = { ...(JSON.parse(expected) as object), state: 'denied', deniedBecause: 'USER_DENIED' };
-      expect(await super.swap(key, expected, JSON.stringify(other))).toBe(true);
+      const other = {
+        ...(SECRETS.open(this.flowId, expected) as object),
+        state: 'denied',
+        deniedBecause: 'USER_DENIED',
+      };
+      expect(await super.swap(key, expected, SECRETS.seal(this.flowId, other))).toBe(true);
     }
     return super.swap(key, expected, next);
   }
@@ -42,6 +51,7 @@ async function ask(email: string) {
   const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });
   expect(sent.status).toBe(200);
   const callback = await clickLink(lastLinkTo(h.emulator, email));
+  store.flowId = new URL(callback, 'http://x').searchParams.get('flow')!;
   return { store, laptop, phone: h.browser(), callback, match: sent.body.match as string, startedAt };
 }
 

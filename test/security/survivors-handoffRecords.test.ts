@@ -15,7 +15,7 @@ afterEach(() => {
 
 describe('a stored record of this shape with one field wrong is no flow', () => {
   it.each<[string, (r: Record<string, unknown>) => Record<string, unknown>]>([
-    ['of the previous version', (r) => ({ ...r, version: 1 })],
+    ['of the previous version', (r) => ({ ...r, version: 2 })],
     ['with expiresAt as text', (r) => ({ ...r, expiresAt: String(r.expiresAt) })],
     ['without expiresAt', ({ expiresAt: _dropped, ...r }) => r],
     ['with an unknown state', (r) => ({ ...r, state: 'taken' })],
@@ -25,34 +25,30 @@ describe('a stored record of this shape with one field wrong is no flow', () => 
   ])('%s: expired', async (_what, alter) => {
     const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, flowKey } = await askForLink(h, store, 'one-field@example.com');
-    await store.overwrite(flowKey, JSON.stringify(alter(await store.record(flowKey))), 600_000);
+    const { laptop, flowKey, flowId } = await askForLink(h, store, 'one-field@example.com');
+    await store.overwriteRecord(flowKey, flowId, alter(await store.record(flowKey, flowId)), 600_000);
     await expectExpired(laptop);
   });
 });
 
-describe('an approval that does not open for this flow signs nobody in', () => {
+describe('a record that does not open for this flow signs nobody in', () => {
   it.each([
-    ['another flow’s sealed approval', 'other'],
+    ['another flow’s approved record', 'other'],
     ['not a sealed value', 'garbage'],
-  ])('%s in an approved record: the callback refuses (401), never a 500', async (_what, kind) => {
+    ['an approved record in clear', 'clear'],
+  ])('%s: the flow is gone, the callback refuses (401), never a 500', async (_what, kind) => {
     const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    // Another flow approved on its phone: its sealed approval is valid, but for that flow only.
+    // Another flow approved on its phone: its sealed record is valid, but for that flow only.
     const other = await askForLink(h, store, 'other-flow@example.com');
     expect((await h.browser().post(other.callback).type('form').send({ match: other.match })).status).toBe(200);
-    const { approval } = await store.record(other.flowKey);
+    const approved = await store.record(other.flowKey, other.flowId);
     const { laptop, flowKey } = await askForLink(h, store, 'transplant@example.com');
-    const record = await store.record(flowKey);
-    await store.overwrite(
-      flowKey,
-      JSON.stringify({ ...record, state: 'approved', approval: kind === 'other' ? approval : 'x.y.z' }),
-      600_000,
-    );
-    expect((await laptop.get('/auth/status')).body.status).toBe('approved');
-    const finished = await laptop.get('/auth/callback').set('accept', 'application/json');
-    expect(finished.status).toBe(401);
-    expect((await laptop.get('/me')).status).toBe(401);
+    const raw = { other: await store.inner.get(other.flowKey), garbage: 'x.y.z', clear: JSON.stringify(approved) }[
+      kind
+    ];
+    await store.overwrite(flowKey, raw!, 600_000);
+    await expectExpired(laptop);
   });
 });
 
@@ -60,10 +56,11 @@ describe('a flow is over at its expiresAt, to the millisecond', () => {
   it('status one millisecond before: pending; at expiresAt: expired', async () => {
     const store = new WatchedFlowStore();
     const h = await pool.app({ strategy: { flowStore: store } });
-    const { laptop, flowKey } = await askForLink(h, store, 'edge@example.com');
+    const { laptop, flowKey, flowId } = await askForLink(h, store, 'edge@example.com');
     // The record ends before the browser's own note of the send does, so only the record decides.
     const end = Date.now() + 5_000;
-    await store.overwrite(flowKey, JSON.stringify({ ...(await store.record(flowKey)), expiresAt: end }), 600_000);
+    const record = { ...(await store.record(flowKey, flowId)), expiresAt: end };
+    await store.overwriteRecord(flowKey, flowId, record, 600_000);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(end - 1);
     expect((await laptop.get('/auth/status')).body.status).toBe('pending');

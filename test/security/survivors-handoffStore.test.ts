@@ -37,9 +37,10 @@ describe('an approval sealed for this flow, not of this shape', () => {
     expect((await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email })).status).toBe(200);
     const flowId = new URL(await clickLink(lastLinkTo(h.emulator, email)), h.baseUrl).searchParams.get('flow')!;
     const key = store.flowKeys.at(-1)!;
-    const record = JSON.parse((await store.take(key))!) as Record<string, unknown>;
-    const approval = new StoreSecrets(STORE_SECRET).seal(flowId, shape);
-    await store.create(key, JSON.stringify({ ...record, state: 'approved', approval }), 600_000);
+    // The server's own seal around an approval of the wrong shape.
+    const secrets = new StoreSecrets(STORE_SECRET);
+    const record = secrets.open(flowId, await store.take(key)) as Record<string, unknown>;
+    await store.create(key, secrets.seal(flowId, { ...record, state: 'approved', approval: shape }), 600_000);
     expect((await laptop.get('/auth/status')).body.status).toBe('approved');
     const finished = await laptop.get('/auth/callback').set('accept', 'application/json');
     expect(finished.status).toBe(401);

@@ -160,16 +160,19 @@ type Stored = Record<string, unknown> & { otpless: Record<string, unknown>; pass
 
 /** Who can write the session store (a Redis, say) may alter the record: each alteration alone. */
 const ALTERED: Record<string, (stored: Stored) => Record<string, unknown>> = {
-  'another format version': (s) => ({ ...s, otpless: { ...s.otpless, v: 2 } }),
+  'another format version': (s) => ({ ...s, otpless: { ...s.otpless, v: 3 } }),
+  'the format of the previous version': (s) => ({ ...s, otpless: { ...s.otpless, v: 1 } }),
   'an id that is not a string': (s) => ({ ...s, otpless: { ...s.otpless, id: 7 } }),
-  'a user binding that is not a string': (s) => ({ ...s, otpless: { ...s.otpless, u: 7 } }),
-  'another user binding': (s) => ({ ...s, otpless: { ...s.otpless, u: 'A'.repeat(22) } }),
+  'a binding that is not a string': (s) => ({ ...s, otpless: { ...s.otpless, b: 7 } }),
+  'another binding': (s) => ({ ...s, otpless: { ...s.otpless, b: 'A'.repeat(22) } }),
+  'a key id this process does not have': (s) => ({ ...s, otpless: { ...s.otpless, k: 'A'.repeat(11) } }),
+  'a key id that is not a string': (s) => ({ ...s, otpless: { ...s.otpless, k: 7 } }),
   'verified types that are not a list': (s) => ({ ...s, otpless: { ...s.otpless, verified: 'EMAIL' } }),
   'a record that is a string': (s) => ({ ...s, otpless: 'otpless' }),
   'no record': (s) => ({ ...s, otpless: null }),
   // No binding and no user both read as "none": still no login, never a login of nobody.
-  'no user binding, and no user in the session': (s) => {
-    const { u: _u, ...record } = s.otpless;
+  'no binding, and no user in the session': (s) => {
+    const { b: _b, ...record } = s.otpless;
     const { passport: _passport, ...rest } = s;
     return { ...rest, otpless: record };
   },
@@ -190,14 +193,14 @@ describe('a login record altered in the session store no longer counts', () => {
     expect((await loginVia(h, browser, { email: 'alice@example.com' })).status).toBe(302);
     expect((await browser.get('/guarded').set('accept', 'application/json')).status).toBe(200);
     const me = await browser.get('/me');
-    expect(me.body.record).toMatchObject({ v: 1, id: 'alice@example.com', verified: ['EMAIL'] });
+    expect(me.body.record).toMatchObject({ v: 2, id: 'alice@example.com', verified: ['EMAIL'] });
 
     const sessions = (store as unknown as { sessions: Record<string, string> }).sessions;
     const stored = JSON.parse(sessions[me.body.sessionID]!) as Stored;
     sessions[me.body.sessionID] = JSON.stringify(ALTERED[how]!(stored));
 
     const res = await browser.get('/guarded').set('accept', 'application/json');
-    const userLeft = how !== 'no user binding, and no user in the session';
+    const userLeft = how !== 'no binding, and no user in the session';
     expect(res.status).toBe(userLeft ? 500 : 401);
     expect(res.body.error.code).toBe(userLeft ? 'SETUP_ERROR' : 'UNAUTHENTICATED');
     // What an app reading the record itself gets, logged in or not.

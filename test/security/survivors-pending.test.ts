@@ -28,17 +28,22 @@ describe('the pending sends in the session keep their stored format', () => {
     expect(sent.status).toBe(200);
     const delivered = h.emulator.outbox().at(-1);
     const flowId = new URL(delivered?.redirectUri ?? 'http://x').searchParams.get('flow');
-    expect(sessionCookie(sent)).toEqual({
+    const cookie = sessionCookie<{ otplessPending: Array<Record<string, unknown>> }>(sent);
+    expect(cookie).toEqual({
       otplessPending: [
         {
-          version: 2,
-          flowId,
+          version: 3,
+          // The record key of the harness's client secret, and the flow id sealed under it.
+          k: 'AtOu9A5yVOL',
+          f: expect.stringMatching(/^[\w-]{16}\.[\w-]{22}\.[\w-]+$/) as string,
           requestIdHashes: [pinnedHash(delivered?.requestId ?? '')],
           destinationHashes: [pinnedHash('destination\0pending.pin@example.com')],
           expiresAt: expect.any(Number) as number,
         },
       ],
     });
+    expect(flowId).toMatch(/^[\w-]{22}$/);
+    expect(JSON.stringify(cookie)).not.toContain(flowId);
   });
 });
 

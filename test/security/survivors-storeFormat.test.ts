@@ -18,10 +18,12 @@ describe('the store format, as any instance of this release derives it', () => {
     expect(secrets.matchNumber(FLOW_ID)).toBe('19');
     expect(secrets.sendDigest('req-1')).toBe('ipZMW6qSyxYy6hyr7Zv3sg');
     expect(secrets.tokenKey('tok-1')).toBe('token:LYvHNIj5TOqNqfyrg6XJpQ');
+    expect(secrets.approvalUsedKey(FLOW_ID)).toBe('token:vUGy9Ft6_CrMLE0n5CJ1ww');
+    expect(secrets.recordKey.id).toBe('wLXoix88ODG');
   });
 
-  it('an approval sealed by this release opens for its flow, and only for it', () => {
-    const sealed = 'Y5sMjTThZF5E9hLj.GKKq_yoAeFw5TFlv3yuMQA.6VEH13KMEiicH77groNbHTeWSRdb_pLlsxpSIFx3-mY';
+  it('a flow record sealed by this release opens for its flow, and only for it', () => {
+    const sealed = 'iaasOtQHa5Ws_BGY.58igeTNTU0uXYT9UksOGVA.ft6-gDviFO32FIezaIf--hJEsCDlf_Wr0SmRehq2ZOg';
     const secrets = new StoreSecrets(SECRET);
     expect(secrets.open(FLOW_ID, sealed)).toEqual({ approvedAt: 1, note: 'pinned' });
     expect(secrets.open(`B${FLOW_ID.slice(1)}`, sealed)).toBeUndefined();

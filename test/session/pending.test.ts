@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allPending,
+  hasPendingFlow,
   hashDestination,
   hashRequestId,
   livePending,
@@ -15,6 +16,10 @@ import {
   PENDING_VERSION,
 } from '../../src/session/pending.js';
 import type { SessionLike } from '../../src/session/session.js';
+import { StoreSecrets } from '../../src/flow/seal.js';
+
+// A strategy's secrets, built as a strategy builds them: what the sends are sealed under.
+new StoreSecrets('a-test-store-secret-of-32-characters!');
 
 const send = (flowId: string, requestId: string, expiresAt = 10_000) => ({
   flowId,
@@ -115,5 +120,24 @@ describe('pending sends', () => {
     rememberPending(session, send('flow-a', 'request-a'), 0);
     expect(takePendingByFlow(session, 'flow-a', 1)?.flowId).toBe('flow-a');
     expect(session).toEqual({});
+  });
+
+  it('names its flow only sealed, and a send copied into another session or altered reads as absent', () => {
+    const session: SessionLike = {};
+    Object.defineProperty(session, 'id', { value: 'session-a' });
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    expect(JSON.stringify(session)).not.toContain('flow-a');
+    expect(hasPendingFlow(session, 'flow-a', 1)).toBe(true);
+    expect(hasPendingFlow(session, 'flow-b', 1)).toBe(false);
+
+    const copied: SessionLike = { [PENDING_KEY]: session[PENDING_KEY] };
+    Object.defineProperty(copied, 'id', { value: 'session-b' });
+    expect(hasPendingFlow(copied, 'flow-a', 1)).toBe(false);
+    expect(takePendingByFlow(copied, 'flow-a', 1)).toBeUndefined();
+
+    const [entry] = session[PENDING_KEY] as Array<Record<string, unknown>>;
+    const extended: SessionLike = { [PENDING_KEY]: [{ ...entry, expiresAt: 99_999 }] };
+    Object.defineProperty(extended, 'id', { value: 'session-a' });
+    expect(allPending(extended)).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ describe('full login', () => {
         const me = await browser.get('/me');
         expect(me.status).toBe(200);
         expect(me.body.user).toEqual({ id: 'ada@example.com', email: 'ada@example.com' });
-        expect(me.body.record).toMatchObject({ v: 1, id: 'ada@example.com', verified: ['EMAIL'] });
+        expect(me.body.record).toMatchObject({ v: 2, id: 'ada@example.com', verified: ['EMAIL'] });
       });
     }
   }
