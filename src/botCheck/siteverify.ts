@@ -26,7 +26,7 @@ export async function verifyChallenge(call: {
     });
   } catch (err) {
     // The message of a fetch error names no secret: the secret is in the body, never the URL.
-    throw new Error(`the bot check's verifying call failed (${(err as Error).name})`);
+    throw new Error(`the bot check's verifying call failed (${(err as Error).name})`, { cause: err });
   }
   if (!answer.ok) {
     await answer.body?.cancel();

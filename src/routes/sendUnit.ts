@@ -124,7 +124,12 @@ async function send(
   }
   if (session) {
     const sentTo = destinations.map((d) => d.value);
-    rememberPending(session, { flowId, requestIds: response.requestIds, destinations: sentTo, expiresAt }, now);
+    rememberPending(
+      session,
+      { flowId, requestIds: response.requestIds, destinations: sentTo, expiresAt },
+      now,
+      settings.secrets.recordKey,
+    );
   }
   // Only what the visitor needs: never a request id or anything that could finish the login.
   const sent = response.requestIds.map((r): SentTo => {

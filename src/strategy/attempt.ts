@@ -6,6 +6,7 @@ import type { LoginSetup } from '../login/compose.js';
 import { channels } from '../diagnostics.js';
 import {
   hashRequestId,
+  hasPendingFlow,
   livePending,
   otherPendingHas,
   takePendingByFlow,
@@ -109,7 +110,7 @@ export class CallbackAttempt {
     const mode = this.settings.crossDevice;
     if (mode !== 'accept' && !session) throw OtplessSetupError.missingSession();
     if (flowId === undefined) return this.byRequestId(req, code);
-    const own = livePending(session, now).some((p) => p.flowId === flowId);
+    const own = hasPendingFlow(session, flowId, now);
     if (own) {
       if (this.asksConfirmPage(req)) return this.showConfirmPage(req, code);
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');

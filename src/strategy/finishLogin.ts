@@ -71,7 +71,7 @@ export async function finishLogin(
   if (!user) return info ? { refused: 'USER_REFUSED', info } : { refused: 'USER_REFUSED' };
   const record = buildLoginRecord(req, profile, risk, login.token, login.signalsAt ?? Date.now());
   if (login.handoff) record.handoff = true;
-  writeRecordOnLogin(req, record);
+  writeRecordOnLogin(req, record, settings.secrets.recordKey);
   // Send limits: a login that went through clears the send counts of what it verified (best effort).
   const limiter = settings.limiter;
   if (limiter) {
