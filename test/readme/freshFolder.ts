@@ -63,6 +63,7 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
   strict: true,
   noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
   noImplicitReturns: true,
   noImplicitOverride: true,
   noFallthroughCasesInSwitch: true,
