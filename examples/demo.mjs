@@ -32,6 +32,7 @@ async function main() {
   };
   try {
     let started;
+    let devInboxUrl;
     if (realService) {
       started = await startApp({
         port,
@@ -45,11 +46,12 @@ async function main() {
     } else {
       const emulator = await startEmulator({ quiet: true });
       closers.push(() => emulator.close());
+      devInboxUrl = `${emulator.authUrl}/`;
       started = await startApp({
         port,
         fallbackToFreePort: true,
         otpless: { ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
-        devInboxUrl: `${emulator.authUrl}/`,
+        devInboxUrl,
         sessionKeys,
         defaultCountry,
         // Loose on the emulator, so every scenario of the dev inbox can be tried in a row.
@@ -60,7 +62,8 @@ async function main() {
 
     const mode = realService ? 'the OTPless service' : 'a local OTPless emulator: no account, no network needed';
     if (started.portWasBusy) console.log(`Port ${port} is in use, so the demo took a free one.`);
-    console.log(`\npassport-otpless demo, with ${mode}\n\n  Open ${started.url}\n\nPress Ctrl-C to stop.`);
+    const inbox = realService ? '' : `\n  Links arrive in the dev inbox: ${devInboxUrl}\n`;
+    console.log(`\npassport-otpless demo, with ${mode}\n\n  Open ${started.url}\n${inbox}\nPress Ctrl-C to stop.`);
   } catch (err) {
     await stop();
     throw err;

@@ -1,17 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import bodyParser from 'body-parser';
 import connect from 'connect';
 import type { NextFunction, NextHandleFunction, Server } from 'connect';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';
-import { isOtplessError, MagicLinkStrategy, requireLowRisk, sessionCompat } from 'passport-otpless';
+import { isOtplessError, MagicLinkStrategy, magicLinkRoutes, requireLowRisk, sessionCompat } from 'passport-otpless';
 import type { MagicLinkStrategyOptions } from 'passport-otpless';
 
-// A bare Connect app: no res.redirect, no res.json, no req.query, no req.res, no method routing.
-// The package's middleware (send, status, guards, sessionCompat) use only Node's own req/res;
-// Passport's successRedirect/failureRedirect call Express's res.redirect, so the callback uses
-// a custom callback and redirects by hand (the strategy refuses the redirect options on Connect
-// with a setup error saying so). sessionCompat() lets the strategy's pages find the response.
+// A bare Connect app: no res.redirect, no res.json, no req.query, no req.res, no method routing,
+// no body parser. The one mount, magicLinkRoutes(), needs none of them: it reads its own form
+// and JSON bodies, routes by method, and writes its redirects and pages on Node's response
+// (303 to successRedirect after the login). sessionCompat() gives cookie-session what Passport
+// 0.6+ calls. The app's own routes below use a small method-routing helper.
 
 export interface ConnectAppOptions {
   otpless: Pick<MagicLinkStrategyOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
@@ -26,7 +25,6 @@ interface AppUser {
 /** Passport's request methods, which `passport.session()` adds to a Connect request too. */
 type PassportRequest = IncomingMessage & {
   user?: AppUser;
-  logIn(user: AppUser, done: (err?: unknown) => void): void;
   logout(done: (err?: unknown) => void): void;
 };
 
@@ -34,12 +32,6 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(body));
-};
-
-const redirect = (res: ServerResponse, location: string): void => {
-  res.statusCode = 303;
-  res.setHeader('Location', location);
-  res.end();
 };
 
 /** Runs `handlers` in turn for `method` on exactly the path the route was mounted at. */
@@ -65,19 +57,6 @@ export function createApp(options: ConnectAppOptions): { app: Server; close(): P
   passport.serializeUser((user: Express.User, done) => done(null, user));
   passport.deserializeUser((user: Express.User, done) => done(null, user));
 
-  // Passport with a custom callback: it hands over the outcome and leaves the answer to us.
-  const finishLogin: NextHandleFunction = (req: IncomingMessage, res: ServerResponse, next: NextFunction) => {
-    const authenticate = passport.authenticate(
-      strategy.name,
-      (err: unknown, user: AppUser | false, info: unknown, status?: number) => {
-        if (err) return next(err);
-        if (!user) return json(res, status ?? 401, { error: info });
-        (req as PassportRequest).logIn(user, (loginErr) => (loginErr ? next(loginErr) : redirect(res, '/me')));
-      },
-    ) as NextHandleFunction;
-    authenticate(req, res, next);
-  };
-
   const app = connect();
   // cookie-session and Passport are typed with Express's request and response; they run on Node's.
   app.use(
@@ -91,13 +70,9 @@ export function createApp(options: ConnectAppOptions): { app: Server; close(): P
   app.use(sessionCompat());
   app.use(passport.session() as NextHandleFunction);
 
-  app.use(
-    '/auth/magic-link',
-    on('POST', bodyParser.json(), bodyParser.urlencoded({ extended: false }), strategy.send()),
-  );
-  app.use('/auth/callback', on('GET', finishLogin));
-  app.use('/auth/callback', on('POST', bodyParser.urlencoded({ extended: false }), finishLogin)); // the approval form
-  app.use('/auth/status', on('GET', strategy.status()));
+  // The whole login: GET /auth/sign-in, POST /auth/magic-link, GET /auth/waiting, GET /auth/status,
+  // GET|POST /auth/callback (the link, and the phone's approval form).
+  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
   app.use(
     '/auth/logout',
     on('POST', (req: IncomingMessage, res: ServerResponse, next: NextFunction) =>

@@ -2,19 +2,10 @@ import { createServer } from 'node:http';
 import express from 'express';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, requireLowRisk, sessionCompat } from 'passport-otpless';
+import { MagicLinkStrategy, magicLinkRoutes, requireLowRisk, sessionCompat } from 'passport-otpless';
 import { isSafeLocalPath } from './localPath.mjs';
-import { maskContact, splitContact } from './contact.mjs';
 import { riskCause, toSessionUser } from './user.mjs';
-import {
-  accountPage,
-  checkInboxPage,
-  errorPage,
-  linkFailedPage,
-  paymentsPage,
-  refusedPage,
-  signInPage,
-} from './views.mjs';
+import { accountPage, errorPage, paymentsPage, refusedPage } from './views.mjs';
 
 /**
  * Send limits on the emulator: loose enough to try every scenario of the dev inbox in a row
@@ -26,15 +17,24 @@ export const EMULATOR_LIMITS = Object.freeze({
   perIp: Object.freeze({ limit: 200, windowSeconds: 15 * 60 }),
 });
 
+/** Acme's look on the package's sign-in, waiting, approval and error pages (the colours of views.mjs). */
+export const ACME_THEME = Object.freeze({
+  name: 'Acme',
+  colors: Object.freeze({ accent: '#2451d6', background: '#f4f5f7', text: '#161b26' }),
+});
+
 /**
- * The example app: Express 5, cookie-session, Passport and `MagicLinkStrategy`.
+ * The example app: Express 5, cookie-session, Passport, `MagicLinkStrategy` and the one mount,
+ * `magicLinkRoutes()`, which serves the sign-in and waiting pages, the send, the status and the
+ * callback. The app draws only its own pages: the account, payments (behind `requireLowRisk()`)
+ * and its refusal.
  *
  * @param {object} options
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
  *   Credentials, plus the emulator's URLs in demo mode (the real service's are the default).
  * @param {string} options.callbackUrl Absolute URL of `/auth/callback` as the browser reaches it.
  * @param {string[]} options.sessionKeys Secrets that sign the session cookie (newest first).
- * @param {string} [options.devInboxUrl] Demo mode: the emulator's dev inbox, linked from the pages.
+ * @param {string} [options.devInboxUrl] Demo mode: the emulator's dev inbox, named on the waiting page.
  * @param {import('passport-otpless').SendLimitsOptions | false} [options.limits] The strategy's send limits
  *   (default: the library's, 5 per destination and 20 per IP per 15 minutes).
  * @param {import('passport-otpless').CountryCode} [options.defaultCountry] Where numbers typed without `+` are read.
@@ -54,8 +54,10 @@ export function createApp(options) {
       'createApp: sessionKeys must be a non-empty array of secrets, each at least 16 characters long',
     );
   }
-  const demo = devInboxUrl ? { inboxUrl: devInboxUrl } : undefined;
-  const form = { demo, defaultCountry };
+  const demo = Boolean(devInboxUrl);
+  // The mount's sign-in page is a sibling of the callback: /auth/callback gives /auth/sign-in.
+  const SIGN_IN = new URL('sign-in', callbackUrl).pathname;
+  const requireLogin = requireLoginAt(SIGN_IN);
 
   const strategy = new MagicLinkStrategy(
     {
@@ -65,9 +67,22 @@ export function createApp(options) {
       // Sends are limited per IP and per destination by the strategy itself (429 with Retry-After).
       ...(limits !== undefined ? { limits } : {}),
       ...(defaultCountry ? { defaultCountry } : {}),
+      pages: {
+        theme: ACME_THEME,
+        // Demo mode: nothing leaves this computer, so the waiting page says where the link is.
+        ...(demo
+          ? {
+              messages: {
+                en: {
+                  'waiting.open': `Demo mode: nothing was really sent. Open the link from the dev inbox, ${devInboxUrl}, in this browser or in another one (your "phone").`,
+                },
+              },
+            }
+          : {}),
+      },
     },
     // No user database here: the session keeps the small user object the pages show.
-    async (profile) => toSessionUser(profile, { keepReasons: Boolean(demo) }),
+    async (profile) => toSessionUser(profile, { keepReasons: demo }),
   );
   // A Passport instance of its own, so two apps in one process (the tests) do not share one.
   const passport = new Passport();
@@ -85,7 +100,7 @@ export function createApp(options) {
       keys: sessionKeys,
       httpOnly: true,
       // Lax: sent when the magic link brings the browser back (a top-level GET), never on a
-      // cross-site POST, which keeps the forms below safe from cross-site requests.
+      // cross-site POST, which keeps the forms safe from cross-site requests.
       sameSite: 'lax',
       secure: new URL(callbackUrl).protocol === 'https:',
       maxAge: 8 * 60 * 60 * 1000,
@@ -95,94 +110,25 @@ export function createApp(options) {
   app.use(sessionCompat());
   app.use(passport.session());
 
-  app.get('/', (req, res) => {
-    if (req.user) return res.redirect('/account');
-    // `?signed-out` after the sign-out button; a remembered page after requireLogin sent the visitor here.
-    const signedOut = req.query['signed-out'] !== undefined;
-    const returning = isSafeLocalPath(req.session?.returnTo);
-    const notice = signedOut
-      ? `You are signed out.${returning ? ' Sign in again to continue.' : ''}`
-      : returning
-        ? 'Sign in to continue.'
-        : undefined;
-    res.send(signInPage({ ...form, notice }));
-  });
+  // Someone signed in already (in another tab, say) has nothing to do on the sign-in page.
+  app.get(SIGN_IN, (req, res, next) => (req.user ? res.redirect('/account') : next()));
 
-  app.post(
-    '/auth/magic-link',
-    express.urlencoded({ extended: false, limit: '2kb' }),
-    (req, res, next) => {
-      const contact = req.body?.contact;
-      const parts = splitContact(contact);
-      req.body = { ...req.body, ...parts };
-      // For the next page only; masked, since a cookie session can be read by its holder.
-      req.session.sentTo = maskContact(contact);
-      req.session.sentVia = parts.mobile ? (req.body.via === 'SMS' ? 'SMS' : 'WHATSAPP') : 'EMAIL';
-      next();
-    },
-    strategy.send({
-      successRedirect: '/check-inbox',
-      // The person picks WhatsApp or SMS for a number (the form's radio buttons).
-      channelField: 'via',
-      // Render the form again with the message next to the field and the text kept. A refused
-      // send (RATE_LIMITED, 429) says how long to wait; send() has set Retry-After already.
-      onError(err, req, res) {
-        const input = err.reason === 'INVALID_INPUT';
-        res.status(err.status).send(
-          signInPage({
-            value: req.body?.contact,
-            via: req.body?.via,
-            fieldError: input ? err.message : undefined,
-            error: input ? undefined : err.message,
-            ...form,
-          }),
-        );
-      },
+  // The whole login: GET /auth/sign-in, POST /auth/magic-link, GET /auth/waiting, GET /auth/status,
+  // GET|POST /auth/callback. Once signed in: the session's returnTo (set by requireLogin), else /account.
+  app.use(
+    magicLinkRoutes(strategy, {
+      passport,
+      successRedirect: '/account',
+      // The person picks WhatsApp or SMS for a number.
+      channelChoice: true,
+      ...(defaultCountry ? { defaultCountry } : {}),
     }),
   );
 
-  // The waiting page: shows the number to type on the phone, and goes on once it is approved.
-  app.get('/auth/status', strategy.status());
-  app.get('/waiting.js', (_req, res) => res.type('text/javascript').send(WAITING_SCRIPT));
-  app.get('/check-inbox', async (req, res, next) => {
-    try {
-      const flow = await strategy.flowStatus(req);
-      if (flow.status === 'approved') return res.redirect(303, '/auth/callback');
-      // Signed in meanwhile in another tab of this browser (where the link opened): nothing waits here.
-      if (flow.status === 'none' && req.user) return res.redirect(303, '/account');
-      res.setHeader('Cache-Control', 'no-store');
-      // The waiting script asks /auth/status: without connect-src its fetch is blocked (default-src 'none').
-      res.setHeader('Content-Security-Policy', `${CSP}; script-src 'self'; connect-src 'self'`);
-      res.send(checkInboxPage({ sentTo: req.session.sentTo, sentVia: req.session.sentVia, demo, flow }));
-    } catch (err) {
-      next(err);
-    }
-  });
-
-  // GET: the link lands here (or the waiting page comes back once the phone approved).
-  // POST: the approval form on the phone posts back to the same URL.
-  app.all(['/auth/callback'], (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return next();
-    // A custom callback, so a refused link gets a page with its reason and status.
-    passport.authenticate(strategy.name, (err, user, info, status) => {
-      if (err) return next(err);
-      if (!user) {
-        const message = info?.message ?? 'This sign-in link is not valid. Ask for a new one.';
-        return res.status(status ?? 401).send(linkFailedPage({ message, user: req.user }));
-      }
-      req.logIn(user, (loginErr) => {
-        if (loginErr) return next(loginErr);
-        // Back to the page that sent the visitor to sign in, as Passport's successReturnToOrRedirect
-        // does; the strategy keeps a safe returnTo across the session regeneration of the login.
-        const returnTo = req.session.returnTo;
-        delete req.session.returnTo;
-        res.redirect(303, isSafeLocalPath(returnTo) ? returnTo : '/account');
-      });
-    })(req, res, next);
-  });
+  app.get('/', (req, res) => res.redirect(req.user ? '/account' : SIGN_IN));
 
   app.get('/account', requireLogin, (req, res) => {
-    res.send(accountPage({ user: req.user, showRiskReasons: Boolean(demo) }));
+    res.send(accountPage({ user: req.user, showRiskReasons: demo }));
   });
 
   // The verdict's reasons pick the wording ("we could not check" or "looks unusual"); the page
@@ -201,7 +147,7 @@ export function createApp(options) {
       if (err) return next(err);
       // The new, empty session; left empty, the cookie is cleared.
       if (isSafeLocalPath(returnTo)) req.session.returnTo = returnTo;
-      res.redirect(303, '/?signed-out');
+      res.redirect(303, SIGN_IN);
     });
   });
 
@@ -212,11 +158,6 @@ export function createApp(options) {
     const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
     if (res.headersSent) return res.end();
-    // An entry too long for the form's parser: the form again, with the field named.
-    if (err.type === 'entity.too.large' && req.path === '/auth/magic-link') {
-      const fieldError = 'This is too long for an e-mail address or a mobile number. Enter one contact.';
-      return res.status(413).send(signInPage({ fieldError, ...form }));
-    }
     res.status(status).send(errorPage({ status, user: req.user }));
   });
 
@@ -285,42 +226,27 @@ function listen(server, port, host) {
   });
 }
 
-/** Signed-in visitors only; others go to the sign-in form, which brings them back here afterwards. */
-function requireLogin(req, res, next) {
-  if (!req.user) {
-    if ((req.method === 'GET' || req.method === 'HEAD') && isSafeLocalPath(req.originalUrl)) {
-      req.session.returnTo = req.originalUrl;
+/** Signed-in visitors only; others go to the sign-in page, and come back here once signed in. */
+function requireLoginAt(signIn) {
+  return function requireLogin(req, res, next) {
+    if (!req.user) {
+      if ((req.method === 'GET' || req.method === 'HEAD') && isSafeLocalPath(req.originalUrl)) {
+        req.session.returnTo = req.originalUrl;
+      }
+      return res.redirect(signIn);
     }
-    return res.redirect('/');
-  }
-  // Account pages are personal: no cache may keep them.
-  res.setHeader('Cache-Control', 'no-store');
-  next();
+    // Account pages are personal: no cache may keep them.
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
 }
 
+// The app's own pages: one inline stylesheet, no script, forms post to this site only. The
+// package's pages send their own headers (the waiting page's one script is allowed by its hash).
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-// The waiting page's only script (served from this site, so the CSP allows it): asks
-// /auth/status every second and goes to the callback once the phone approved.
-const WAITING_SCRIPT = `(() => {
-  const box = document.querySelector('[data-status-url]');
-  if (!box) return;
-  const tick = async () => {
-    try {
-      const res = await fetch(box.dataset.statusUrl, { headers: { accept: 'application/json' } });
-      const { status } = await res.json();
-      if (status === 'approved') return location.assign(box.dataset.doneUrl);
-      if (status !== 'pending') return location.reload();
-    } catch {}
-    setTimeout(tick, 1000);
-  };
-  setTimeout(tick, 1000);
-})();
-`;
-
 function securityHeaders(_req, res, next) {
-  // Pages have one inline stylesheet and no script; forms post to this site only.
   res.setHeader('Content-Security-Policy', CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');

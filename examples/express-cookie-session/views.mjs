@@ -1,13 +1,14 @@
 import { html, raw } from './html.mjs';
 import { riskCause } from './user.mjs';
 
-// Server-rendered pages with one inline stylesheet: no external assets, no client script.
+// The app's own server-rendered pages (account, payments, its refusal, 404/500) with one inline
+// stylesheet: no external assets, no client script. The sign-in, waiting and link-refused pages
+// are the package's (magicLinkRoutes()), in the same colours through the strategy's pages.theme.
 
 const BRAND = 'Acme';
 
 // Inline SVG icons: no icon font or emoji, which a system without emoji fonts shows as boxes.
 const ICONS = {
-  mail: '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="5" width="18" height="14" rx="2"/><path d="m3.5 7 8.5 6 8.5-6"/></svg>',
   lock: '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="11" width="14" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/><path d="M12 15v2"/></svg>',
   alert:
     '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5.5"/><path d="M12 16.5v.01"/></svg>',
@@ -42,31 +43,20 @@ p{margin:0 0 14px}
 .card + .card{margin-top:20px}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:20px;margin:20px 0}
 .grid .card{margin:0}
-label{display:block;font-weight:600;margin-bottom:6px}
-.hint{display:block;color:var(--muted);font-size:14px;margin:-2px 0 8px}
-input[type=text]{width:100%;font:inherit;padding:11px 13px;border:1px solid #c9ced8;border-radius:8px;background:#fff;color:var(--text)}
-input[type=text]:focus{outline:3px solid rgba(36,81,214,.25);border-color:var(--brand)}
-input[aria-invalid=true],input[aria-invalid=true]:focus{border-color:var(--bad)}input[aria-invalid=true]:focus{outline-color:rgba(168,32,15,.2)}
-.field-error{color:var(--bad);font-size:14px;margin:8px 0 0;display:flex;gap:6px}
-.field{margin-bottom:22px}
 .button{display:inline-block;font:inherit;font-weight:600;padding:11px 20px;border-radius:8px;border:1px solid var(--brand);
 background:var(--brand);color:#fff;text-decoration:none;cursor:pointer;text-align:center}
 .button:hover{background:var(--brand-dark);border-color:var(--brand-dark);color:#fff}
-.button.block{width:100%}
 .button.secondary{background:#fff;color:var(--brand);border-color:#c9d3ee}
 .button.secondary:hover{background:#f2f5fd;color:var(--brand-dark)}
 .button.small{padding:6px 12px;font-size:14px;white-space:nowrap}
 .actions{display:flex;flex-wrap:wrap;gap:12px;margin-top:24px}
 form.inline{display:inline;margin:0}
-.alert{border-radius:8px;padding:12px 14px;margin-bottom:20px;font-size:15px}
-.alert.error{background:var(--bad-bg);color:var(--bad)}
-.alert.info{background:#eef3ff;color:#1d3a8f}
 .note{color:var(--muted);font-size:14px;margin-top:20px}
 .demo{border:1px dashed #b9c4e4;background:#f7f9ff;border-radius:10px;padding:14px 16px;font-size:14px;color:#2b3a66;margin-top:24px}
 .demo strong{display:block;margin-bottom:4px}.demo p{margin:0 0 8px}.demo .demo-last{margin:0}.demo .actions{margin-top:12px}.demo .reasons{margin:0 0 10px;color:inherit}
 .icon{width:52px;height:52px;border-radius:50%;display:grid;place-items:center;margin-bottom:18px}
 .icon svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:1.8;stroke-linecap:round;stroke-linejoin:round}
-.icon.mail{background:#e8eefc;color:var(--brand)}.icon.stop{background:var(--warn-bg);color:var(--warn)}.icon.bad{background:var(--bad-bg);color:var(--bad)}
+.icon.stop{background:var(--warn-bg);color:var(--warn)}.icon.bad{background:var(--bad-bg);color:var(--bad)}
 .list{list-style:none;margin:0;padding:0}
 .list li{display:flex;gap:12px;align-items:flex-start;padding:12px 0;border-top:1px solid var(--line)}
 .list li:first-child{border-top:0;padding-top:0}.list li:last-child{padding-bottom:0}
@@ -85,9 +75,6 @@ th,td{text-align:left;padding:10px 0;border-top:1px solid var(--line)}th{color:v
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 footer{color:var(--muted);font-size:13px;text-align:center;padding:0 24px 28px}
 code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f4;border-radius:4px;padding:1px 5px}
-.channels{border:0;padding:0;margin:0 0 18px;display:flex;gap:18px;flex-wrap:wrap}.channels legend{padding:0;margin-bottom:6px;font-weight:600}.channels label{display:flex;gap:6px;align-items:center;font-weight:400}
-.match{margin:18px 0;padding:16px;border:1px solid var(--line);border-radius:var(--radius);text-align:center}
-.match .number{font-size:44px;font-weight:700;letter-spacing:.12em;margin:4px 0;font-variant-numeric:tabular-nums}
 .nowrap{white-space:nowrap}
 @media (max-width:480px){
 .topbar .inner{padding:12px 16px;gap:12px}.who .as{display:none}
@@ -98,14 +85,13 @@ main{padding:24px 16px 40px}.card{padding:22px 20px}h1{font-size:24px}
 `;
 
 /** The page shell: top bar (with the user and a sign-out button when logged in), main, footer. */
-export function layout({ title, user, body, narrow = false, head = '' }) {
+export function layout({ title, user, body, narrow = false }) {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · ${BRAND}</title>
-        ${head}
         <style>
           ${raw(STYLE)}
         </style>
@@ -128,155 +114,6 @@ export function layout({ title, user, body, narrow = false, head = '' }) {
         <footer>Passwordless sign-in with magic links · <span class="nowrap">passport-otpless example</span></footer>
       </body>
     </html>`.toString();
-}
-
-/**
- * Sign-in form: one field for an e-mail address or a mobile number, the error next to it.
- * `notice` is a line above the form: "You are signed out.", "Sign in to continue." ...
- */
-export function signInPage({ value = '', error, fieldError, notice, demo, defaultCountry, via = 'WHATSAPP' }) {
-  const describedBy = fieldError ? 'contact-hint contact-error' : 'contact-hint';
-  return layout({
-    title: 'Sign in',
-    narrow: true,
-    body: html`<div class="card">
-      <h1>Sign in to ${BRAND}</h1>
-      <p class="lead">No password needed. We will send you a link that signs you in.</p>
-      ${notice && html`<div class="alert info" role="status">${notice}</div>`}
-      ${error && html`<div class="alert error" role="alert">${error}</div>`}
-      <form method="post" action="/auth/magic-link" novalidate>
-        <div class="field">
-          <label for="contact">E-mail or mobile number</label>
-          <span class="hint" id="contact-hint"
-            >${
-              defaultCountry
-                ? `Mobile numbers without + and a country code are read as ${defaultCountry} numbers.`
-                : 'Mobile numbers start with the country code, such as +1 415 555 0123.'
-            }</span
-          >
-          <input
-            type="text"
-            id="contact"
-            name="contact"
-            value="${value}"
-            autocomplete="username"
-            autocapitalize="none"
-            spellcheck="false"
-            maxlength="320"
-            required
-            aria-describedby="${describedBy}"
-            ${fieldError ? html` aria-invalid="true"` : ''}
-            autofocus
-          />
-          ${fieldError && html`<p class="field-error" id="contact-error">${fieldError}</p>`}
-        </div>
-        <fieldset class="field channels">
-          <legend>For a mobile number, send it by</legend>
-          <label><input type="radio" name="via" value="WHATSAPP" ${via !== 'SMS' ? 'checked' : ''} /> WhatsApp</label>
-          <label><input type="radio" name="via" value="SMS" ${via === 'SMS' ? 'checked' : ''} /> SMS</label>
-        </fieldset>
-        <button class="button block" type="submit">Send me a sign-in link</button>
-      </form>
-      ${
-        demo &&
-        html`<div class="demo">
-          <strong>Demo mode</strong>No message leaves this computer: links go to the local
-          <a href="${demo.inboxUrl}">dev inbox</a>, where you can open them as a clean, VPN or bot user.
-        </div>`
-      }
-    </div>`,
-  });
-}
-
-/** After sending: where the link went, and (in demo mode) the way to the dev inbox. */
-/** Where the link went, in the words of the page: "Check WhatsApp", "Check your messages", "Check your inbox". */
-const CHECK_TITLES = { WHATSAPP: 'Check WhatsApp', SMS: 'Check your messages', EMAIL: 'Check your inbox' };
-
-export function checkInboxPage({ sentTo, sentVia = 'EMAIL', demo, flow }) {
-  const waiting = flow?.status === 'pending' && flow.match;
-  // Cancelled on the other device (a wrong number, or "This wasn't me"), expired, or gone: the
-  // page then says only that, once, with one way on. No inbox, no "check WhatsApp".
-  const over = flow && (flow.status === 'denied' || flow.status === 'expired');
-  const title = over ? 'This sign-in was not completed' : (CHECK_TITLES[sentVia] ?? CHECK_TITLES.EMAIL);
-  // /waiting.js asks /auth/status every second and goes on at once (to the callback once the
-  // phone approved, to the account after a sign-in in another tab). Without JavaScript a link
-  // does it: a timed refresh would move the page under a person still reading (WCAG 2.2.1).
-  const head = waiting ? html`<script src="/waiting.js" defer></script>` : '';
-  if (over) {
-    return layout({
-      title,
-      narrow: true,
-      body: html`<div class="card">
-        ${icon('alert', 'bad')}
-        <h1>${title}</h1>
-        <p>
-          ${
-            flow.status === 'denied'
-              ? 'The sign-in was cancelled on the other device: the number typed there did not match, or “This wasn’t me” was pressed. Nobody was signed in.'
-              : 'The link expired before it was used. Nobody was signed in.'
-          }
-        </p>
-        <div class="actions"><a class="button" href="/">Ask for a new link</a></div>
-      </div>`,
-    });
-  }
-  return layout({
-    title,
-    narrow: true,
-    head,
-    body: html`<div class="card">
-      ${icon('mail', 'mail')}
-      <h1>${title}</h1>
-      <p>
-        We sent a sign-in link${sentTo ? html` to <strong>${sentTo}</strong>` : ''}. Open it in this browser, or on your
-        phone. The link works once and expires in a few minutes.
-      </p>
-      ${
-        waiting &&
-        html`<div class="match" data-status-url="/auth/status" data-done-url="/auth/callback">
-          <p>Opening it on another device? Type this number there:</p>
-          <p class="number" aria-label="Number to type on your phone">${flow.match}</p>
-          <p class="note">This page signs you in by itself once you approve.</p>
-          <noscript
-            ><p><a href="/check-inbox">Approved it? Continue</a></p></noscript
-          >
-        </div>`
-      }
-      ${
-        demo &&
-        html`<div class="demo">
-          <strong>Demo mode</strong>Nothing was really sent. The link is waiting in the dev inbox.
-          <div class="actions"><a class="button" href="${demo.inboxUrl}">Open the dev inbox</a></div>
-        </div>`
-      }
-      <p class="note">Wrong address, or nothing arrived? <a href="/">Ask for a new link</a>.</p>
-    </div>`,
-  });
-}
-
-/**
- * The callback refused the link (used, expired, other browser ...): the strategy's message.
- * Someone who is signed in already (a link opened twice) gets the way back to the account.
- */
-export function linkFailedPage({ message, user }) {
-  return layout({
-    title: 'Sign-in link not accepted',
-    user,
-    narrow: true,
-    body: html`<div class="card">
-      ${icon('alert', 'bad')}
-      <h1>This link did not sign you in</h1>
-      <p>${message}</p>
-      ${user && html`<p class="note">You are still signed in as <strong>${user.name}</strong>.</p>`}
-      <div class="actions">
-        ${
-          user
-            ? html`<a class="button" href="/account">Go to your account</a>`
-            : html`<a class="button" href="/">Get a new sign-in link</a>`
-        }
-      </div>
-    </div>`,
-  });
 }
 
 /**

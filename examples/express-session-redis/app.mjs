@@ -4,7 +4,7 @@ import express from 'express';
 import session from 'express-session';
 import { Passport } from 'passport';
 import { createClient } from 'redis';
-import { MagicLinkStrategy, readLoginRecord, requireLowRisk } from 'passport-otpless';
+import { MagicLinkStrategy, magicLinkRoutes, readLoginRecord, requireLowRisk } from 'passport-otpless';
 
 /**
  * One app instance with its sessions and the strategy's state in Redis. Start as many as you
@@ -73,28 +73,10 @@ export async function createApp({
   );
   app.use(passport.session());
 
-  app.get('/', (req, res) => {
-    res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Sign in</title>
-<form method="post" action="/auth/magic-link"><label>E-mail <input name="email" type="email" autocomplete="email"></label>
-<button>Send me a sign-in link</button></form>`);
-  });
-  app.post(
-    '/auth/magic-link',
-    express.urlencoded({ extended: false }),
-    express.json(),
-    strategy.send({ successRedirect: '/check-inbox' }),
-  );
-  app.get('/check-inbox', (_req, res) =>
-    res.type('text').send('Check your inbox: the link signs you in on any instance.'),
-  );
-
-  app.get('/auth/callback', (req, res, next) => {
-    passport.authenticate(strategy.name, (err, user, info, status) => {
-      if (err) return next(err);
-      if (!user) return res.status(status ?? 401).json({ error: info });
-      req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.redirect(303, '/me')));
-    })(req, res, next);
-  });
+  // The whole login on every instance: the sign-in page, the send, the waiting page, the status
+  // and the callback (GET for the link, POST for the phone's approval), from callbackUrl's path.
+  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
+  app.get('/', (_req, res) => res.redirect(new URL('sign-in', callbackUrl).pathname));
 
   app.get('/me', (req, res) => {
     if (!req.user) return res.status(401).json({ error: { code: 'UNAUTHENTICATED' }, instance });

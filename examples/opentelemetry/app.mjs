@@ -1,9 +1,9 @@
-// The smallest app with telemetry: the quick start's routes, plus OpenTelemetry wired to the
-// package's events. Exporters are the app's choice; the test uses in-memory ones.
+// The smallest app with telemetry: the quick start (the one mount), plus OpenTelemetry wired to
+// the package's events. Exporters are the app's choice; the test uses in-memory ones.
 import express from 'express';
 import session from 'express-session';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, requireLowRisk } from 'passport-otpless';
+import { MagicLinkStrategy, magicLinkRoutes, requireLowRisk } from 'passport-otpless';
 import { instrumentPassportOtpless } from './instrument.mjs';
 
 /**
@@ -23,12 +23,7 @@ export function createApp({ otpless, callbackUrl, sessionSecret, tracer, meter }
   const app = express();
   app.use(session({ secret: sessionSecret, resave: false, saveUninitialized: false }));
   app.use(passport.session());
-  app.post('/auth/magic-link', express.json(), strategy.send());
-  const finish = passport.authenticate('magic-link', { successRedirect: '/me', failureRedirect: '/' });
-  app
-    .route('/auth/callback')
-    .get(finish)
-    .post(express.urlencoded({ extended: false }), finish);
+  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
   app.get('/me', requireLowRisk(), (req, res) => res.json(req.user));
   return {
     app,

@@ -4,7 +4,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { Passport } from 'passport';
 // In your app: from 'passport-otpless'. The example imports the source so that the project's
 // typecheck and tests need no build.
-import { MagicLinkStrategy, requireLowRisk, sessionCompat } from '../../src/index.js';
+import { MagicLinkStrategy, magicLinkRoutes, requireLowRisk, sessionCompat } from '../../src/index.js';
 import type { MagicLinkProfile, OtplessClientOptions } from '../../src/index.js';
 
 /**
@@ -55,7 +55,7 @@ export interface CreatedApp {
   close(): Promise<void>;
 }
 
-/** A small JSON app: send, callback, `/me` (typed `req.user`) and a guarded `/payments`. */
+/** A small app: the one mount, `/me` (typed `req.user`) and a guarded `/payments`. */
 export function createApp({ otpless, callbackUrl, sessionKeys }: AppOptions): CreatedApp {
   const strategy = new MagicLinkStrategy({ ...otpless, callbackUrl, enrich: ['validateToken', 'userInfo'] }, toAppUser);
   const passport = new Passport();
@@ -68,8 +68,8 @@ export function createApp({ otpless, callbackUrl, sessionKeys }: AppOptions): Cr
   app.use(sessionCompat());
   app.use(passport.session());
 
-  app.post('/auth/magic-link', express.json(), strategy.send());
-  app.get('/auth/callback', passport.authenticate(strategy.name, { successRedirect: '/me', failWithError: true }));
+  // The whole login: sign-in and waiting pages, send, status, callback (GET and POST).
+  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
 
   app.get('/me', (req: Request, res: Response) => {
     if (!req.user) return res.status(401).json({ error: { code: 'UNAUTHENTICATED' } });

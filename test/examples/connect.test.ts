@@ -64,7 +64,7 @@ const startExample = (): Promise<Browser> =>
   );
 
 describe('Connect example (examples/connect)', () => {
-  it('sends, signs in through a custom callback with a manual redirect, guards, and logs out', async () => {
+  it("sends, signs in through the mount's own 303 (Connect has no res.redirect), guards, and logs out", async () => {
     const browser = await startExample();
     const sent = await browser.postJson('/auth/magic-link', { email: 'connect@example.com' });
     expect(sent.status).toBe(200);
@@ -100,7 +100,7 @@ describe('Connect example (examples/connect)', () => {
     expect((await browser.get('/payments')).text).toMatch(/^<!doctype html>/i);
   });
 
-  it("send()'s bad input is its own 400; a service failure on the callback reaches Connect's error handler as 503", async () => {
+  it("bad input is a JSON 400; a service failure on the callback is the package's error page, 503", async () => {
     const browser = await startExample();
     const bad = await browser.postJson('/auth/magic-link', { email: 'nope' });
     expect(bad.status).toBe(400);
@@ -110,14 +110,29 @@ describe('Connect example (examples/connect)', () => {
     emulator.fault({ path: ENDPOINTS.verifyCode.path, status: 503, times: 1 });
     const callback = await openLink(browser, linkTo(emulator, 'down@example.com'));
     expect(callback.status).toBe(503);
-    expect(callback.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(callback.text).toContain('Signing in is not possible right now.');
+    expect(callback.text).toContain('SERVICE_UNAVAILABLE');
+    expect(callback.text).not.toMatch(/ at .*\.[cm]?[jt]s:\d+/);
   });
 
-  it("refusals come through the custom callback with the strategy's status and code", async () => {
+  it("refusals reach a JSON client with the strategy's status and code", async () => {
     const browser = await startExample();
     const noCode = await browser.get('/auth/callback', JSON_ACCEPT);
     expect(noCode.status).toBe(400);
     expect(noCode.json()).toEqual({ error: { code: 'INVALID_CODE', message: expect.any(String) } });
+  });
+
+  it("the package's sign-in page, a form send without a body parser, and the waiting page work on Connect", async () => {
+    const browser = await startExample();
+    const signIn = await browser.get('/auth/sign-in');
+    expect(signIn.status).toBe(200);
+    expect(signIn.text).toContain('<form method="post" action="/auth/magic-link">');
+    const sent = await browser.postForm('/auth/magic-link', { email: 'form@example.com' });
+    expect(sent.status).toBe(303);
+    expect(sent.location).toMatch(/\/auth\/waiting$/);
+    const waiting = await browser.get(sent.location!);
+    expect(waiting.status).toBe(200);
+    expect(waiting.text).toMatch(/<p class="number"[^>]*>\d{2}<\/p>/);
   });
 
   it('the approval page (a link opened in another browser) and status() work on Connect', async () => {

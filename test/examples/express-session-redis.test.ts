@@ -152,6 +152,38 @@ if (!hasRedisServer()) {
       }
     });
 
+    it('completes a handoff across instances: asked on A, approved by the phone on B, finished on A', async () => {
+      const b = await instance('B');
+      const a = await instance('A', b.callbackUrl);
+      const laptop = new Browser(a.url);
+      const sent = await laptop.postForm(`${a.url}/auth/magic-link`, { mobile: '+14155550199' });
+      expect(sent.status).toBe(303);
+      expect(sent.location).toBe(`${a.url}/auth/waiting`);
+      const waiting = await laptop.get(sent.location!);
+      expect(waiting.headers.get('x-instance')).toBe('A');
+      const match = /<p class="number"[^>]*>(\d{2})<\/p>/.exec(waiting.text)?.[1];
+      expect(match).toMatch(/^\d{2}$/);
+
+      // The phone (no session) opens the link on B and posts the number to B's callback.
+      const phone = new Browser(b.url);
+      const redirect = await phone.get(linkTo(emulator, '+14155550199'));
+      const approval = await phone.get(redirect.location!);
+      expect(approval.text).toContain('Approve sign-in on your computer?');
+      const approved = await phone.postForm(redirect.location!, { match: match! });
+      expect(approved.status).toBe(200);
+      expect(approved.headers.get('x-instance')).toBe('B');
+
+      // A sees the approval in Redis; its waiting page goes on to the callback, which signs in.
+      const status = await laptop.get(`${a.url}/auth/status`, { accept: 'application/json' });
+      expect(status.json()).toMatchObject({ status: 'approved' });
+      const done = await laptop.get(`${a.url}/auth/callback`);
+      expect(done.status).toBe(303);
+      expect(done.location).toBe(`${a.url}/me`);
+      const me = await laptop.get(`${a.url}/me`, { accept: 'application/json' });
+      expect(me.json()).toMatchObject({ instance: 'A', user: { phone: '+14155550199' } });
+      expect((await phone.get(`${b.url}/me`, { accept: 'application/json' })).status).toBe(401);
+    });
+
     it('shows a browser without the session the approval page, not a login', async () => {
       const a = await instance('A');
       await new Browser(a.url).postJson(`${a.url}/auth/magic-link`, { email: 'elsewhere@example.com' });

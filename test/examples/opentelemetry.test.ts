@@ -52,7 +52,10 @@ describe('opentelemetry example', () => {
       expect((await browser.post('/auth/magic-link').send({ email: 'otel@example.com' })).status).toBe(200);
       const clicked = await fetch(linkTo(emulator, 'otel@example.com'), { redirect: 'manual' });
       const callback = new URL(clicked.headers.get('location')!);
-      expect((await browser.get(callback.pathname + callback.search)).status).toBe(302);
+      // A browser follows the link (Accept: text/html): signed in, and on to /me.
+      const landed = await browser.get(callback.pathname + callback.search).set('accept', 'text/html');
+      expect(landed.status).toBe(303);
+      expect(landed.headers.location).toBe('/me');
       expect((await browser.get('/me')).status).toBe(200);
       expect((await browser.post('/auth/magic-link').send({ email: 'bad' })).status).toBe(400);
 

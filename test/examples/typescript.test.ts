@@ -45,7 +45,7 @@ describe('typescript example', () => {
     const sent = await browser.postJson('/auth/magic-link', { mobile: '+44 7400 123456' });
     expect(sent.status).toBe(200);
     const callback = await openLink(browser, linkTo(emulator, '+447400123456'));
-    expect(callback.status).toBe(302);
+    expect(callback.status).toBe(303);
     expect(callback.location).toMatch(/\/me$/);
 
     const me = await browser.get('/me', { accept: 'application/json' });
