@@ -137,7 +137,7 @@ export function createLoginRoutes(
         .catch((err: unknown) => (err instanceof OtplessRequestError ? onError(err, req, res, next) : next(err)));
     },
     waiting(req, res, next) {
-      showWaitingPage(setup, paths, req, res).catch(next);
+      showWaitingPage(setup, paths, callbackSettings.successRedirect, req, res).catch(next);
     },
     status,
     callback(req, res, next) {

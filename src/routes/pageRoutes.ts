@@ -66,18 +66,24 @@ export function showSignInPage(
 
 /**
  * The waiting page: an approved flow goes on to the callback (which finishes the login), a
- * session that sent nothing goes to the sign-in page, anything else is shown.
+ * session that sent nothing goes to the sign-in page (or, signed in, to `successRedirect`),
+ * anything else is shown.
  */
 export async function showWaitingPage(
   setup: LoginSetup,
   paths: LoginPaths,
+  successRedirect: string,
   req: HttpRequest,
   res: ServerResponse,
 ): Promise<void> {
   const waiting = readWaiting(req);
   const flow = await flowStatusOf(setup, req);
   if (flow.status === 'approved') return redirectSeeOther(res, paths.callback);
-  if (!waiting && (flow.status === 'none' || !setup.handoff)) return redirectSeeOther(res, paths.signIn);
+  if (!waiting && (flow.status === 'none' || !setup.handoff)) {
+    // Signed in already (the link was used in another tab): on to where a login goes.
+    const signedIn = (req as { user?: unknown }).user;
+    return redirectSeeOther(res, signedIn ? successRedirect : paths.signIn);
+  }
   const now = Date.now();
   const sentAt = waiting?.sentAt ?? now;
   // Without a handoff nothing answers but the link itself: the page shows where it went, and waits.

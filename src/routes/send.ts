@@ -14,7 +14,7 @@ import { isSafeLocalPath, mayBeCrossSite } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
 import { passBotCheck } from './botGate.js';
-import { hasNoBody, noBodyError, readSendInput } from './sendInput.js';
+import { hasNoBody, invalid, noBodyError, readSendInput } from './sendInput.js';
 import type { SendFields, SendInput } from './sendInput.js';
 import { sendLink } from './sendUnit.js';
 import type { SentLink } from './sendUnit.js';
@@ -124,7 +124,8 @@ export function createSendMiddleware(
   async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
     const { t } = translatorFor(req, settings.pages);
     // Nothing to plant and nothing to send: say that the body is missing, not that the site is wrong.
-    if (hasNoBody(req)) throw noBodyError();
+    // A person's form always has fields: an empty one is "enter an address", not a developer's message.
+    if (hasNoBody(req)) throw wantsJson(req) ? noBodyError() : invalid(t('send.none'), undefined);
     // Login CSRF: a page elsewhere must not plant its own pending request in this session.
     if (mayBeCrossSite(req, settings.callbackUrl)) {
       throw new OtplessRequestError(403, 'CROSS_SITE', t('failure.CROSS_SITE'));

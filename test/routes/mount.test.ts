@@ -96,6 +96,14 @@ describe('magicLinkRoutes(): the sign-in page', () => {
     expect(refused.text).not.toMatch(/at \S+ \(|node_modules|\.ts:\d+/);
   });
 
+  it('asks a person who sent an empty form for an address, in words for people', async () => {
+    const { browser } = await startApp();
+    const empty = await browser.postForm('/auth/magic-link', {});
+    expect(empty.status).toBe(400);
+    expect(visibleText(empty.text)).toContain('Enter an e-mail address or a mobile number.');
+    expect(empty.text).not.toContain('application/x-www-form-urlencoded');
+  });
+
   it('keeps a JSON client on JSON: the refusal is the send route’s JSON', async () => {
     const { browser } = await startApp();
     const refused = await browser.postJson('/auth/magic-link', { email: 'ana@localhost' });
@@ -123,6 +131,10 @@ describe('magicLinkRoutes(): an e-mail link in the same browser', () => {
     expect((await browser.get('/me', { accept: 'application/json' })).json()).toEqual({
       user: { id: expect.any(String) },
     });
+    // A tab still on the waiting page goes on to where a login goes.
+    const stale = await browser.get('/auth/waiting');
+    expect(stale.status).toBe(303);
+    expect(stale.location).toMatch(/\/me$/);
   });
 
   it('shows the error page for a link used twice, and keeps the visitor signed out', async () => {
