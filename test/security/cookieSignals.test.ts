@@ -218,7 +218,7 @@ describe('the cookie-session example (the demo app)', () => {
       try {
         const browser = new Browser(app.url);
         const contact = `kept-${String(demo)}@example.com`;
-        expect((await browser.postForm('/auth/magic-link', { contact })).status).toBe(303);
+        expect((await browser.postForm('/auth/magic-link', { email: contact })).status).toBe(303);
         expect((await openLink(browser, linkTo(emulator(), contact), 'vpn')).status).toBe(303);
         const cookie = Buffer.from(browser.cookies()['acme.session']!, 'base64').toString('utf8');
         expect(cookie).toContain('"action":"challenge"');

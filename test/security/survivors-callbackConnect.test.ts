@@ -50,7 +50,7 @@ describe('the callback on plain Connect reads the query from the URL', () => {
   it('other parameters, repeated or not, change nothing: the link signs in', async () => {
     const { browser, code, flow } = await delivered('connect-utm@example.com');
     const res = await browser.get(`/auth/callback?utm=a&utm=b&code=${code}&flow=${flow}&x=`);
-    expect(res.status).toBe(302);
+    expect(res.status).toBe(303);
     expect(res.location).toMatch(/\/me$/);
     expect(await me(browser)).toEqual({ user: { id: 'connect-utm@example.com' } });
   });
