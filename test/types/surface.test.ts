@@ -33,6 +33,7 @@ const CLIENT = [
   'OtplessInputError',
   'OtplessNetworkError',
   'OtplessResponseError',
+  'OtplessStateError',
   'OtplessTimeoutError',
   'isOtplessError',
 ];
