@@ -54,6 +54,17 @@ export interface HandoffDecidedEvent {
   reason?: string;
 }
 
+/**
+ * `passport-otpless:service:not-success`: an answer carried `status` in a state other than
+ * SUCCESS and was refused (NOT_SUCCESS). `serviceStatus` is that state, at most 40 characters.
+ */
+export interface ServiceNotSuccessEvent {
+  endpoint: EndpointName;
+  /** The HTTP status of the answer (a 2xx). */
+  status: number;
+  serviceStatus: string;
+}
+
 /** `passport-otpless:guard:verdict`: a `requireLowRisk()` decision (the audit event, user masked). */
 export interface GuardVerdictEvent {
   guard: string;
@@ -111,6 +122,7 @@ export const channels: {
   readonly handoffApproved: Channel;
   readonly handoffDenied: Channel;
   readonly guardVerdict: Channel;
+  readonly serviceNotSuccess: Channel;
   readonly serviceCall: ServiceCallChannel;
 } = {
   linkSent: channel('passport-otpless:link:sent'),
@@ -120,6 +132,7 @@ export const channels: {
   handoffApproved: channel('passport-otpless:handoff:approved'),
   handoffDenied: channel('passport-otpless:handoff:denied'),
   guardVerdict: channel('passport-otpless:guard:verdict'),
+  serviceNotSuccess: channel('passport-otpless:service:not-success'),
   serviceCall: serviceCallTracing as unknown as ServiceCallChannel,
 };
 
@@ -132,6 +145,7 @@ export const CHANNEL_NAMES = [
   'passport-otpless:handoff:approved',
   'passport-otpless:handoff:denied',
   'passport-otpless:guard:verdict',
+  'passport-otpless:service:not-success',
   'tracing:passport-otpless:service:call:start',
   'tracing:passport-otpless:service:call:end',
   'tracing:passport-otpless:service:call:asyncStart',

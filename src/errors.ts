@@ -14,7 +14,7 @@
 import type { EndpointName } from './wire/endpoints.js';
 
 /** Codes of the errors `OtplessClient` throws. */
-export type ClientErrorCode = 'INVALID_INPUT' | 'API_ERROR' | 'TIMEOUT' | 'NETWORK' | 'BAD_RESPONSE';
+export type ClientErrorCode = 'INVALID_INPUT' | 'API_ERROR' | 'TIMEOUT' | 'NETWORK' | 'BAD_RESPONSE' | 'NOT_SUCCESS';
 /** Every client code, for checks at run time. */
 export const CLIENT_ERROR_CODES: readonly ClientErrorCode[] = [
   'INVALID_INPUT',
@@ -22,6 +22,7 @@ export const CLIENT_ERROR_CODES: readonly ClientErrorCode[] = [
   'TIMEOUT',
   'NETWORK',
   'BAD_RESPONSE',
+  'NOT_SUCCESS',
 ];
 /** Codes of the errors the package's routes raise (send, callback, guards). */
 export type RouteErrorCode = 'SETUP_ERROR' | 'REQUEST_FAILED';
@@ -45,6 +46,8 @@ export type RequestFailureReason =
   | 'SERVICE_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'
   | 'SERVICE_ERROR'
+  // The service answered 200 in a state other than SUCCESS (OtplessStateError): its fault, 502.
+  | 'NOT_SUCCESS'
   // A store we depend on (flows and used tokens, or the send limits) did not answer: fail closed.
   | 'STORE_UNAVAILABLE';
 
@@ -243,6 +246,41 @@ export class OtplessResponseError extends OtplessError {
 nameClass(OtplessResponseError, 'OtplessResponseError');
 
 /**
+ * A 2xx answer that carries `status` (validate-token, secure-info, verify-code's `userDetails`)
+ * in a state other than `SUCCESS`, the only state the spec defines: compared exactly, case
+ * included (`success` is not the documented value, and what it would mean is not known). A
+ * `status` that is null or not a string is such a state too. `serviceStatus` holds the state
+ * (at most 40 characters), `serviceMessage` verify-code's `message`, both without any secret,
+ * code or token.
+ *
+ * @example
+ * if (isOtplessError(err, 'NOT_SUCCESS')) log.warn(`${err.endpoint} answered ${err.serviceStatus}`)
+ */
+export class OtplessStateError extends OtplessError {
+  declare readonly code: 'NOT_SUCCESS';
+  readonly endpoint: EndpointName;
+  /** HTTP status of the answer (a 2xx). */
+  readonly status: number;
+  /** The state the answer gave instead of SUCCESS (`null` and non-strings as JSON text). */
+  readonly serviceStatus: string;
+  /** verify-code's `message`, when the answer had one. */
+  readonly serviceMessage: string | undefined;
+
+  constructor(endpoint: EndpointName, status: number, serviceStatus: string, serviceMessage?: string) {
+    super(
+      'NOT_SUCCESS',
+      `OTPless ${endpoint} answered HTTP ${status} with status "${serviceStatus}" instead of SUCCESS: the result is not used. The service did not complete this operation; retry, or ask OTPless what this state means.`,
+    );
+    this.endpoint = endpoint;
+    this.status = status;
+    this.serviceStatus = serviceStatus;
+    this.serviceMessage = serviceMessage;
+  }
+}
+
+nameClass(OtplessStateError, 'OtplessStateError');
+
+/**
  * The app is wired up wrongly (a middleware missing before ours). Status 500: it is never
  * the visitor's fault, and the message names what to add.
  *
@@ -368,6 +406,7 @@ export interface OtplessErrorByCode {
   TIMEOUT: OtplessTimeoutError;
   NETWORK: OtplessNetworkError;
   BAD_RESPONSE: OtplessResponseError;
+  NOT_SUCCESS: OtplessStateError;
   SETUP_ERROR: OtplessSetupError;
   REQUEST_FAILED: OtplessRequestError;
 }

@@ -31,12 +31,16 @@ export function answerOf(err: unknown): ServiceAnswer {
   if (isOtplessError(err, 'BAD_RESPONSE')) {
     return { kind: 'bad-response', ...(err.status !== undefined ? { status: err.status } : {}), text: err.message };
   }
+  if (isOtplessError(err, 'NOT_SUCCESS')) {
+    return { kind: 'not-success', status: err.status, serviceStatus: err.serviceStatus, text: err.message };
+  }
   if (isOtplessError(err, 'INVALID_INPUT')) return { kind: 'input', text: err.message };
   return { kind: 'network', text: `unexpected ${err instanceof Error ? err.name : typeof err}` };
 }
 
 /** Short form for a table cell: `HTTP 400 errorCode 7114`. */
 export function briefly(answer: ServiceAnswer): string {
+  if (answer.kind === 'not-success') return `status ${answer.serviceStatus ?? '?'} instead of SUCCESS`;
   if (answer.kind !== 'api') return answer.kind === 'bad-response' ? 'an unusable answer' : `a ${answer.kind} failure`;
   const code = answer.errorCode === undefined ? ' without errorCode' : ` errorCode ${answer.errorCode}`;
   return `HTTP ${answer.status ?? '?'}${code}`;

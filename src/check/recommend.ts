@@ -21,6 +21,7 @@ export function recommend(report: Findings): Recommendation[] {
     ...enrich(report),
     ...channel(report),
     ...replay(report),
+    ...tokenTimestamp(report),
     ...shape(report),
     ...errors(report),
   ];
@@ -263,4 +264,26 @@ function errors({ observed }: Findings): Recommendation[] {
     });
   }
   return out;
+}
+
+function tokenTimestamp({ tokenTimestamp: t }: Findings): Recommendation[] {
+  if (t.outcome === 'skipped' || t.outcome === 'failed' || t.verifiedAt) return [];
+  if (t.meaning === 'signIn') {
+    return [
+      {
+        topic: 'replay',
+        text:
+          'replay: validate-token gives no verifiedAt, and its timestamp stays put (it dates the sign-in) → ' +
+          'frontend-token logins can rest their age on it; until then they are refused (TOKEN_REJECTED).',
+      },
+    ];
+  }
+  return [
+    {
+      topic: 'replay',
+      text:
+        'replay: validate-token gives no verifiedAt, and its timestamp dates nothing a used mark could cover → ' +
+        'frontend-token logins stay refused (TOKEN_REJECTED); use the magic link.',
+    },
+  ];
 }

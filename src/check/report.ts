@@ -17,6 +17,7 @@ export const FINDING_TITLES: Readonly<Record<FindingKey, string>> = {
   verifyShape: 'verify-code shape',
   replay: 'used code refused',
   enrichment: "enrichment takes verify's token",
+  tokenTimestamp: 'validate-token timestamp stays put',
   plusSign: '+ in mobile_number',
 };
 

@@ -14,6 +14,7 @@ import type { SendMagicLinkResponse } from '../wire/types.js';
 import { briefly, noObservations } from './answers.js';
 import { checkCredentials } from './credentials.js';
 import { checkEnrichment } from './enrich.js';
+import { checkTokenTimestamp } from './tokenTimestamp.js';
 import { cleanLandingUrl, landingFindings, readLanding } from './landing.js';
 import { startListener } from './listener.js';
 import { type CheckOptions, resolveCheckOptions, type ResolvedCheckOptions } from './options.js';
@@ -45,6 +46,8 @@ export interface CheckIO {
    * clicks the link. Required with `landingPage` (no listener then).
    */
   landing?: LandingSource;
+  /** How the check waits between the two validations of one token. Default: a timer (a test moves a clock). */
+  pause?: (ms: number) => Promise<void>;
 }
 
 /** The report as it is filled in; a step that did not run leaves its finding out. */
@@ -171,7 +174,13 @@ async function fromLanding(run: Progress, landingText: string, sent: SendMagicLi
   found.verifyShape = verifyShape(verified.verification);
   found.requestIds = compareRequestIds(sent, verified.verification);
   say('Trying its token on validate-token, secure-info and userInfo...');
-  found.enrichment = await checkEnrichment(client, verified.verification.userDetails.token, observed);
+  const token = verified.verification.userDetails.token;
+  found.enrichment = await checkEnrichment(client, token, observed);
+  if (found.enrichment.validateToken?.accepted) {
+    say('Validating the token twice, apart in time, to see what its timestamp stamps...');
+    const pause = run.io.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    found.tokenTimestamp = await checkTokenTimestamp(client, token, observed, pause);
+  }
   say('Verifying the same code again...');
   found.replay = await checkReplay(client, reading.code, observed);
 }

@@ -18,8 +18,13 @@ export type Outcome = 'expected' | 'unexpected' | 'skipped' | 'failed';
 
 /** An answer of the service as it can be shown: status and codes, no secret, code or token. */
 export interface ServiceAnswer {
-  /** `api` (the service answered an error), `timeout`, `network`, `bad-response` or `input`. */
-  kind: 'api' | 'timeout' | 'network' | 'bad-response' | 'input';
+  /**
+   * `api` (the service answered an error), `not-success` (a 200 whose `status` is not SUCCESS),
+   * `timeout`, `network`, `bad-response` or `input`.
+   */
+  kind: 'api' | 'not-success' | 'timeout' | 'network' | 'bad-response' | 'input';
+  /** For `not-success`: the state the service gave. */
+  serviceStatus?: string;
   /** HTTP status, when one came back. */
   status?: number;
   errorCode?: string;
@@ -114,6 +119,15 @@ export interface EnrichmentFinding extends FindingBase {
   userInfo?: EnrichCall;
 }
 
+export interface TokenTimestampFinding extends FindingBase {
+  /** What validate-token's `timestamp` stamps: the sign-in, each answer, or nothing readable. */
+  meaning?: 'signIn' | 'answer' | 'absent';
+  /** How far it moved between the two validations, when it moved. */
+  movedMs?: number;
+  /** Whether the identities carried a readable `verifiedAt` (what the age check rests on). */
+  verifiedAt?: boolean;
+}
+
 export interface PlusSignFinding extends FindingBase {
   /** `true` when authorize took `mobile_number=+...` and sent a link. */
   accepted?: boolean;
@@ -152,6 +166,7 @@ export interface CheckReport {
   verifyShape: VerifyShapeFinding;
   replay: ReplayFinding;
   enrichment: EnrichmentFinding;
+  tokenTimestamp: TokenTimestampFinding;
   plusSign: PlusSignFinding;
   observed: Observations;
   recommendations: Recommendation[];
@@ -170,6 +185,7 @@ export const FINDING_KEYS = [
   'verifyShape',
   'replay',
   'enrichment',
+  'tokenTimestamp',
   'plusSign',
 ] as const satisfies ReadonlyArray<keyof CheckReport>;
 

@@ -31,13 +31,15 @@ export async function verifyLinkCode(
   if (result.ok)
     return { codeAccepted: { outcome: 'expected', accepted: true, answer: 'accepted' }, verification: result.value };
   const error = result.answer;
-  // An API answer is the service's verdict on the code; anything else says nothing about it.
+  // An API answer, or a state other than SUCCESS, is the service's verdict on the code;
+  // anything else says nothing about it.
+  const verdict = error.kind === 'api' || error.kind === 'not-success';
   return {
     codeAccepted: {
-      outcome: error.kind === 'api' ? 'unexpected' : 'failed',
-      ...(error.kind === 'api' ? { accepted: false } : {}),
+      outcome: verdict ? 'unexpected' : 'failed',
+      ...(verdict ? { accepted: false } : {}),
       error,
-      answer: `${error.kind === 'api' ? 'refused' : 'failed'}: ${briefly(error)}`,
+      answer: `${verdict ? 'refused' : 'failed'}: ${briefly(error)}`,
     },
   };
 }

@@ -10,6 +10,7 @@ export {
   OtplessTimeoutError,
   OtplessNetworkError,
   OtplessResponseError,
+  OtplessStateError,
   isOtplessError,
 } from '../errors.js';
 export type { ClientErrorCode, OtplessApiErrorDetails, OtplessErrorByCode, OtplessErrorCode } from '../errors.js';

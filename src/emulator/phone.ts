@@ -1,3 +1,5 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
 /** A mobile number split the way userInfo presents it. */
 export interface PhoneParts {
   /** With a plus sign, e.g. `+91`. */
@@ -9,12 +11,23 @@ export interface PhoneParts {
 }
 
 /**
- * Splits digits-with-country-code into parts. The emulator has no numbering plan table, so it
- * uses a heuristic that is right for the common 10-digit national numbers (IN, US, UK mobile):
- * digits beyond the last 10 are the country code (at most 3); shorter numbers get 2.
+ * Splits digits-with-country-code into parts by the numbering plans of libphonenumber-js (the
+ * country code of `+4915123456789` is 49, of `+2908999` 290), never by counting digits.
+ * Digits no plan knows keep a 1-to-3-digit guess (the emulator accepts them for tests).
  */
 export function splitPhone(digits: string): PhoneParts {
+  const parsed = parsePhoneNumberFromString(`+${digits}`);
+  if (parsed) {
+    return {
+      countryCode: `+${parsed.countryCallingCode}`,
+      national: parsed.nationalNumber,
+      international: `+${digits}`,
+    };
+  }
   const ccLength = digits.length > 10 ? Math.min(digits.length - 10, 3) : 2;
-  const cc = digits.slice(0, ccLength);
-  return { countryCode: `+${cc}`, national: digits.slice(ccLength), international: `+${digits}` };
+  return {
+    countryCode: `+${digits.slice(0, ccLength)}`,
+    national: digits.slice(ccLength),
+    international: `+${digits}`,
+  };
 }

@@ -10,6 +10,9 @@ export const QUIRK_NAMES = [
   'errorWith200',
   'noErrorCodeOn401',
   'separateRequestIds',
+  'statusNotSuccess',
+  'timestampAtAnswer',
+  'omitVerifiedAt',
 ] as const satisfies ReadonlyArray<keyof EmulatorQuirks>;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -89,6 +89,19 @@ export interface EmulatorQuirks {
   noErrorCodeOn401?: boolean;
   /** Each channel of a send gets its own request id (instead of one shared by MOBILE and EMAIL). */
   separateRequestIds?: boolean;
+  /**
+   * Answers that carry `status` give a state other than SUCCESS (`NOT_FOUND`, HTTP 200):
+   * validate-token, secure-info, and verify-code's `userDetails` (whose `message` then says
+   * so; the code is spent all the same). The spec shows no other state (section 3).
+   */
+  statusNotSuccess?: boolean;
+  /**
+   * validate-token's `timestamp` stamps the time of each answer (emulator clock), not the
+   * sign-in: it moves between two validations of one token (unknown 6).
+   */
+  timestampAtAnswer?: boolean;
+  /** validate-token's identities carry no `verifiedAt` (the spec shows no requiredness). */
+  omitVerifiedAt?: boolean;
 }
 
 /** What the next login completed by verify-code looks like; see {@link Emulator.nextLogin}. */

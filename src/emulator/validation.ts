@@ -1,7 +1,10 @@
 import { EXPIRY_DEFAULT_SECONDS, EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
 
-/** Mobile numbers: digits with country code, no plus sign, 8 to 15 digits (E.164 length). */
-const MOBILE_PATTERN = /^[1-9][0-9]{7,14}$/;
+/**
+ * Mobile numbers: digits with country code, no plus sign, 7 to 15 digits: E.164's maximum, and
+ * the shortest numbers the package sends (Saint Helena `2908999`, Tokelau `6907290`).
+ */
+const MOBILE_PATTERN = /^[1-9][0-9]{6,14}$/;
 // Deliberately simple: one @, no spaces, a dot in the domain; not a full RFC 5322 parser.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_EMAIL_LENGTH = 254;

@@ -20,8 +20,16 @@ import type { Completion, Login, LoginIdentity } from './store.js';
 
 type Completed = Login & { completion: Completion };
 
-/** Magic-link logins and issueToken logins both report this channel. */
-const CHANNEL = 'MAGIC_LINK';
+/**
+ * The `channel` each operation reports, as the spec shows them (2.3): OAUTH in token validation,
+ * MAGIC_LINK in code verification, EMAIL_LOGIN in session details (seen on an e-mail identity;
+ * a mobile one keeps MAGIC_LINK, no other value being shown).
+ */
+type Operation = 'token' | 'code' | 'session';
+function channelOf(operation: Operation, identity: LoginIdentity): string {
+  if (operation === 'token') return 'OAUTH';
+  return operation === 'session' && identity.type === 'EMAIL' ? 'EMAIL_LOGIN' : 'MAGIC_LINK';
+}
 
 /** A display name: from the e-mail's local part (jane.doe → Jane Doe), else from the number. */
 function displayName(login: Login): string {
@@ -35,8 +43,13 @@ function displayName(login: Login): string {
   return mobile ? `User ${mobile.value.slice(-4)}` : 'Emulator User';
 }
 
-function identityBase(identity: LoginIdentity) {
-  return { identityType: identity.type, identityValue: identity.value, channel: CHANNEL, methods: [identity.method] };
+function identityBase(identity: LoginIdentity, operation: Operation = 'code') {
+  return {
+    identityType: identity.type,
+    identityValue: identity.value,
+    channel: channelOf(operation, identity),
+    methods: [identity.method],
+  };
 }
 
 /** Whether the login reports this identity as verified (emulator.nextLogin / issueToken can say not). */
@@ -149,8 +162,8 @@ export function tokenValidationResult(login: Completed): TokenValidationResult {
   const verifiedAt = new Date(completion.completedAt).toISOString();
   const identities: TokenIdentity[] = login.identities.map((identity) =>
     isVerified(login, identity)
-      ? { ...identityBase(identity), verified: true, verifiedAt }
-      : { ...identityBase(identity), verified: false },
+      ? { ...identityBase(identity, 'token'), verified: true, verifiedAt }
+      : { ...identityBase(identity, 'token'), verified: false },
   );
   const result: TokenValidationResult = {
     token: completion.token,
@@ -181,8 +194,8 @@ export function sessionDetails(login: Completed): SessionDetails {
   // Session details carry no `verified` (spec 2.3): an unverified identity has no verifiedAt.
   const identities: SessionIdentity[] = login.identities.map((identity) =>
     isVerified(login, identity)
-      ? { ...identityBase(identity), verifiedAt: completion.completedAt, name }
-      : { ...identityBase(identity), name },
+      ? { ...identityBase(identity, 'session'), verifiedAt: completion.completedAt, name }
+      : { ...identityBase(identity, 'session'), name },
   );
   const { accuracyRadius: _radius, asn: _asn, ...ipLocation } = completion.network.ipLocation;
   return {

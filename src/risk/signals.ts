@@ -11,6 +11,7 @@
  * `DROPPED_MEMBERS`: such a signal reads as malformed here too, as it would in the raw answer,
  * so the client's tolerance never turns a bad signal into an absent (or clean) one.
  */
+import { readEpochSeconds, readIsoTime } from '../wire/time.js';
 import { DROPPED_MEMBERS } from '../wire/types.js';
 import { SIGNAL_NAMES, type SignalName } from './policy.js';
 
@@ -150,9 +151,7 @@ function readTampering(raw: unknown): TamperingReading | Malformed {
   });
 }
 
-// Strict ISO 8601 with a zone: Date.parse alone accepts loose forms ("1" is the year 2001).
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
+/** The latest reset that `time` (ISO) or `timestamp` (epoch seconds) gives, read by src/wire/time.ts. */
 function readFactoryReset(raw: unknown): number | Malformed {
   return readObject(raw, (member) => {
     const time = member('time');
@@ -160,15 +159,13 @@ function readFactoryReset(raw: unknown): number | Malformed {
     if (time === undefined && timestamp === undefined) return MALFORMED;
     let latest = 0;
     if (time !== undefined) {
-      const ms = typeof time === 'string' && ISO_TIME.test(time) ? nonNegativeNumber(Date.parse(time)) : MALFORMED;
-      if (ms === MALFORMED) return MALFORMED;
+      const ms = readIsoTime(time);
+      if (ms === undefined) return MALFORMED;
       latest = ms;
     }
     if (timestamp !== undefined) {
-      // Epoch seconds (spec 2.6); the product in ms must stay finite too.
-      const seconds = nonNegativeNumber(timestamp);
-      const ms = seconds === MALFORMED ? MALFORMED : nonNegativeNumber(seconds * 1000);
-      if (ms === MALFORMED) return MALFORMED;
+      const ms = readEpochSeconds(timestamp);
+      if (ms === undefined) return MALFORMED;
       // Two disagreeing times: the later one is the stricter reading.
       latest = Math.max(latest, ms);
     }

@@ -219,8 +219,20 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
   warnIfCredentials(err);
   warnIfUnreachable(err);
   const status = statusForServiceError(err);
-  const reason: RequestFailureReason =
-    status === 504 ? 'SERVICE_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR';
+  if (isOtplessError(err, 'NOT_SUCCESS')) {
+    warnOnce(
+      'OTPLESS_NOT_SUCCESS',
+      `OTPless ${err.endpoint} answered with status "${err.serviceStatus}" instead of SUCCESS; such answers are ` +
+        'refused (502 NOT_SUCCESS). Subscribe to passport-otpless:service:not-success to count them.',
+    );
+  }
+  const reason: RequestFailureReason = isOtplessError(err, 'NOT_SUCCESS')
+    ? 'NOT_SUCCESS'
+    : status === 504
+      ? 'SERVICE_TIMEOUT'
+      : status === 503
+        ? 'SERVICE_UNAVAILABLE'
+        : 'SERVICE_ERROR';
   return new OtplessRequestError(
     status >= 500 ? status : 502,
     reason,

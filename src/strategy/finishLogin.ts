@@ -8,7 +8,7 @@ import type { CodeVerificationResult } from '../wire/types.js';
 import { enrichLogin } from './enrich.js';
 import type { Enrichments } from './enrich.js';
 import type { CallbackFailureCode } from './failures.js';
-import { buildProfile } from './profile.js';
+import { buildProfile, riskSignalsOf } from './profile.js';
 import type { MagicLinkHandoff } from './profile.js';
 import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
@@ -92,6 +92,5 @@ export async function finishLogin(
 function assess(settings: LoginSetup, viaToken: boolean, enrichments: Enrichments): RiskVerdict | undefined {
   const asked = viaToken || settings.enrich.has('validateToken') || settings.enrich.has('secureInfo');
   if (!asked) return undefined;
-  const signals = enrichments.secureInfo?.secure_info ?? enrichments.tokenValidation?.secureInfo;
-  return assessRisk(signals, settings.riskPolicy);
+  return assessRisk(riskSignalsOf(enrichments), settings.riskPolicy);
 }

@@ -7,10 +7,13 @@ import type {
   Network,
   SecureInfo,
   SecureInfoResult,
+  SessionDetails,
   TokenValidationResult,
   UserInfo,
 } from '../wire/types.js';
 import type { RiskVerdict } from '../risk/index.js';
+import { readAuthTime, readEpochMs, readIsoTime } from '../wire/time.js';
+import { DROPPED_MEMBERS } from '../wire/types.js';
 import { readServicePhone, verifiedPhone } from '../contact/phone.js';
 import { hashDestination } from '../session/pending.js';
 
@@ -43,6 +46,8 @@ export interface MagicLinkRawAnswers {
   tokenValidation?: TokenValidationResult;
   secureInfo?: SecureInfoResult;
   userInfo?: UserInfo;
+  /** A login by session token (get-session-details). */
+  sessionDetails?: SessionDetails;
 }
 
 /**
@@ -57,8 +62,17 @@ export interface MagicLinkProfile {
   provider: 'otpless';
   /** A verified identity of the login: the E.164 number or the e-mail address (a mobile login: the number). */
   id: string;
-  /** The service's user id, when validate-token ran. */
+  /** The service's user id, when validate-token (or get-session-details) ran. */
   userId?: string;
+  /**
+   * When the person authenticated, by the service's clock: userInfo's `auth_time`, else
+   * verify-code's `completedAt` (older answers: `timestamp`), else the latest `verifiedAt` of a
+   * verified identity, else the session's `startedAt`. Absent when none of them reads
+   * (src/wire/time.ts).
+   */
+  authenticatedAt?: Date;
+  /** The service session's `lastActiveAt`, for a login by session token. */
+  lastActiveAt?: Date;
   displayName?: string;
   name?: { givenName?: string; familyName?: string };
   emails: Array<{ value: string; verified: boolean }>;
@@ -89,19 +103,21 @@ export function buildProfile(
   risk: RiskVerdict | undefined,
   sentTo: readonly string[] = [],
 ): MagicLinkProfile | undefined {
-  const { verification, tokenValidation, secureInfo, userInfo } = answers;
+  const { verification, tokenValidation, secureInfo, userInfo, sessionDetails } = answers;
   const vouchedBySend = onlyDestination(sentTo);
   const identities = mergeIdentities(
     [
-      ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, i.verifiedAt)),
+      ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, readIsoTime(i.verifiedAt))),
       // Verified only when the service says so, or, when it says nothing, when the identity is the
       // one destination this browser's send went to (see `onlyDestination`). Its time is
       // `verifiedTimestamp` (epoch ms), or `verifiedAt` (ISO) in the older shape of the answer.
       ...(verification?.userDetails.identities ?? []).map((i) => {
-        const normalized = normalizeIdentity(i, i.verifiedTimestamp ?? i.verifiedAt);
+        const normalized = normalizeIdentity(i, readEpochMs(i.verifiedTimestamp) ?? readIsoTime(i.verifiedAt));
         if (normalized && i.verified === undefined && vouchedBySend(normalized.value)) normalized.verified = true;
         return normalized;
       }),
+      // Session details carry no `verified` (spec 2.3): whoever uses them decides what vouches.
+      ...(sessionDetails?.identities ?? []).map((i) => normalizeIdentity(i, readEpochMs(i.verifiedAt))),
     ].filter((i) => i !== undefined),
   );
 
@@ -128,25 +144,76 @@ export function buildProfile(
     identities,
     _json: answers,
   };
-  if (tokenValidation?.userId) profile.userId = tokenValidation.userId;
+  const userId = tokenValidation?.userId || sessionDetails?.userId;
+  if (userId) profile.userId = userId;
+  const authAt = authenticationTime(answers, identities);
+  if (authAt !== undefined) profile.authenticatedAt = new Date(authAt);
+  const lastActiveAt = readEpochMs(sessionDetails?.lastActiveAt);
+  if (lastActiveAt !== undefined) profile.lastActiveAt = new Date(lastActiveAt);
   // The older verify-code answer names the person on the identity itself.
   const displayName = userInfo?.name || identities.find((i) => i.name)?.name;
   if (displayName) profile.displayName = displayName;
   const givenName = userInfo?.first_name;
-  const familyName = userInfo?.last_name ?? userInfo?.family_name;
+  // An empty `last_name` says nothing: `family_name` may still hold the name.
+  const familyName = userInfo?.last_name || userInfo?.family_name;
   if (givenName || familyName) {
     profile.name = {};
     if (givenName) profile.name.givenName = givenName;
     if (familyName) profile.name.familyName = familyName;
   }
-  const network = secureInfo?.network_info ?? tokenValidation?.network ?? verification?.userDetails.network;
+  const network =
+    secureInfo?.network_info ??
+    tokenValidation?.network ??
+    sessionDetails?.network ??
+    verification?.userDetails.network;
   if (network) profile.network = network;
-  const device = secureInfo?.device_info ?? tokenValidation?.deviceInfo ?? verification?.userDetails.deviceInfo;
+  const device =
+    secureInfo?.device_info ??
+    tokenValidation?.deviceInfo ??
+    sessionDetails?.deviceInfo ??
+    verification?.userDetails.deviceInfo;
   if (device) profile.device = device;
-  const signals = secureInfo?.secure_info ?? tokenValidation?.secureInfo;
+  const signals = riskSignalsOf(answers);
   if (signals) profile.secureInfo = signals;
   if (risk) profile.risk = risk;
   return profile;
+}
+
+/**
+ * The risk signals of a login: secure-info's `secure_info`, unless it is empty (`{}`, no signals
+ * collected) while validate-token's `secureInfo` has some; then those. A `secure_info` whose
+ * signals were all dropped as malformed is not empty: it wins, and reads as malformed.
+ *
+ * @example assessRisk(riskSignalsOf(enrichments), policy)
+ */
+export function riskSignalsOf(
+  answers: Pick<MagicLinkRawAnswers, 'secureInfo' | 'tokenValidation'>,
+): SecureInfo | undefined {
+  const fromCall = answers.secureInfo?.secure_info;
+  const fromToken = answers.tokenValidation?.secureInfo;
+  if (fromCall === undefined || fromToken === undefined || holdsSignals(fromCall)) return fromCall ?? fromToken;
+  return fromToken;
+}
+
+function holdsSignals(info: SecureInfo): boolean {
+  const dropped = (info as { [DROPPED_MEMBERS]?: unknown[] })[DROPPED_MEMBERS];
+  return Object.keys(info).length > 0 || (dropped !== undefined && dropped.length > 0);
+}
+
+/** The first time that reads of auth_time, completedAt (or the older timestamp), verifiedAt, startedAt. */
+function authenticationTime(
+  answers: MagicLinkRawAnswers,
+  identities: readonly MagicLinkIdentity[],
+): number | undefined {
+  const details = answers.verification?.userDetails;
+  const verifiedTimes = identities.filter((i) => i.verified && i.verifiedAt).map((i) => i.verifiedAt!.getTime());
+  return (
+    readAuthTime(answers.userInfo?.auth_time) ??
+    readEpochMs(details?.completedAt) ??
+    readIsoTime(details?.timestamp) ??
+    (verifiedTimes.length > 0 ? Math.max(...verifiedTimes) : undefined) ??
+    readEpochMs(answers.sessionDetails?.startedAt)
+  );
 }
 
 /**
@@ -174,7 +241,7 @@ interface RawIdentity {
 }
 
 /** One identity in the profile's shape; `undefined` for a mobile identity that is no number (never shown as one). */
-function normalizeIdentity(raw: RawIdentity, when: string | number | undefined): MagicLinkIdentity | undefined {
+function normalizeIdentity(raw: RawIdentity, when: number | undefined): MagicLinkIdentity | undefined {
   const value = raw.identityType === 'MOBILE' ? verifiedPhone(raw.identityValue) : raw.identityValue;
   if (value === undefined) return undefined;
   const identity: MagicLinkIdentity = {
@@ -185,15 +252,8 @@ function normalizeIdentity(raw: RawIdentity, when: string | number | undefined):
   };
   if (raw.channel) identity.channel = raw.channel;
   if (raw.name) identity.name = raw.name;
-  const verifiedAt = toDate(when);
-  if (verifiedAt) identity.verifiedAt = verifiedAt;
+  if (when !== undefined) identity.verifiedAt = new Date(when);
   return identity;
-}
-
-function toDate(value: string | number | undefined): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 /** One entry per type and value; a verified report wins over an unverified one. */

@@ -20,6 +20,8 @@ async function checkWith(quirks: QuirkName[], extra: Parameters<typeof optionsFo
   const person = clicker(emulator);
   const report = await runCheck(optionsFor(emulator, { mobile: '919876543210', ...extra }), {
     landing: () => person.followToListener(),
+    // The two validations of one token, apart on the emulator's clock, not the wall's.
+    pause: async (ms) => emulator.advanceTime(ms),
   });
   // Whatever the quirk, nothing printable holds the secret or the code.
   for (const text of [renderJson(report), renderTable(report)]) {
@@ -48,8 +50,44 @@ describe('each quirk shows up in the report as its effect', () => {
         'requestIdMismatch',
         'separateRequestIds',
         'stripRedirectQuery',
+        'statusNotSuccess',
+        'timestampAtAnswer',
+        'omitVerifiedAt',
       ].sort(),
     );
+  });
+
+  it('timestampAtAnswer → the stamp moves between two validations; the age check rests on verifiedAt', async () => {
+    const report = await checkWith(['timestampAtAnswer']);
+    expect(differing(report)).toEqual(['tokenTimestamp']);
+    expect(report.tokenTimestamp).toMatchObject({ meaning: 'answer', verifiedAt: true });
+    // Real time runs on too: at least the pause the check made on the emulator's clock.
+    expect(report.tokenTimestamp.movedMs).toBeGreaterThanOrEqual(2_500);
+    expect(report.tokenTimestamp.answer).toContain('it dates each answer');
+    expect(texts(report).some((t) => t.startsWith('replay: validate-token gives no verifiedAt'))).toBe(false);
+  });
+
+  it('timestampAtAnswer with omitVerifiedAt → frontend-token logins stay refused, said in a recommendation', async () => {
+    const report = await checkWith(['timestampAtAnswer', 'omitVerifiedAt']);
+    expect(report.tokenTimestamp).toMatchObject({ outcome: 'unexpected', meaning: 'answer', verifiedAt: false });
+    expect(texts(report)).toContainEqual(
+      expect.stringContaining('frontend-token logins stay refused (TOKEN_REJECTED)'),
+    );
+  });
+
+  it('omitVerifiedAt alone → the stamp stays put: it dates the sign-in, and the report says it could carry the age', async () => {
+    const report = await checkWith(['omitVerifiedAt']);
+    expect(report.tokenTimestamp).toMatchObject({ outcome: 'expected', meaning: 'signIn', verifiedAt: false });
+    expect(texts(report)).toContainEqual(expect.stringContaining('frontend-token logins can rest their age on it'));
+  });
+
+  it('statusNotSuccess → verify-code is refused as a state other than SUCCESS, named in the table', async () => {
+    const report = await checkWith(['statusNotSuccess']);
+    expect(report.codeAccepted).toMatchObject({
+      accepted: false,
+      error: { kind: 'not-success', serviceStatus: 'NOT_FOUND' },
+    });
+    expect(renderTable(report)).toContain('status NOT_FOUND instead of SUCCESS');
   });
 
   it('stripRedirectQuery → the query is not kept; crossDevice refuse or accept, not handoff', async () => {

@@ -80,7 +80,8 @@ describe('runCheck against a service that does what the library assumes', () => 
     });
     expect(report.complete).toBe(true);
     expect(report.requestIds).toMatchObject({ outcome: 'expected', equal: true, perChannel: 'shared', sendEntries: 2 });
-    expect(report.channel).toMatchObject({ outcome: 'expected', channel: 'SMS', destinationUri: null });
+    // The MOBILE entry names the service's number on the channel used: SMS, not WhatsApp.
+    expect(report.channel).toMatchObject({ outcome: 'expected', channel: 'SMS', destinationUri: 'sms:+910000000000' });
     expect(
       emulator
         .outbox()

@@ -94,6 +94,8 @@ function outcome(op: Operation, text: string): Json | 'BAD' {
     return decodeBody('verifyCode', 200, text, op.shape);
   } catch (err) {
     if (err instanceof OtplessResponseError && isOtplessError(err, 'BAD_RESPONSE')) return 'BAD';
+    // A `status` that is not the string SUCCESS is refused too, as a state other than SUCCESS.
+    if (isOtplessError(err, 'NOT_SUCCESS')) return 'BAD';
     throw err;
   }
 }

@@ -104,8 +104,15 @@ describe('what the login needs stays strict: BAD_RESPONSE naming the field', () 
     expectBad(
       sendMagicLinkResponse,
       sendMagicLinkOk,
-      (v) => (at(v, 'requestIds', 0).type = 'FAX'),
+      (v) => (at(v, 'requestIds', 0).type = 42),
       'requestIds[0].type: expected one of MOBILE, EMAIL',
+    );
+    // An unknown type is skipped (as unknown identity types are); none known left is no send.
+    expectBad(
+      sendMagicLinkResponse,
+      sendMagicLinkOk,
+      (v) => (v.requestIds = [{ type: 'FAX', value: 'r' }]),
+      'requestIds: expected an array of at least 1 item(s) of a known kind',
     );
     expectBad(
       sendMagicLinkResponse,

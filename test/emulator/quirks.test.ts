@@ -42,7 +42,7 @@ describe('setting quirks', () => {
     await expect(startEmulator({ quirks: { errorWith200: 'yes' } as never })).rejects.toThrow(/errorWith200/);
     await expect(startEmulator({ quirks: [] as never })).rejects.toThrow(TypeError);
     expect(() => emulator.setQuirks({ nope: true } as never)).toThrow(/unknown quirk "nope"/);
-    expect(QUIRK_NAMES).toHaveLength(7);
+    expect(QUIRK_NAMES).toHaveLength(10);
   });
 
   it('setQuirks replaces the whole set at runtime; reset() restores the ones given at start', async () => {

@@ -23,7 +23,7 @@ describe('validation', () => {
     ['no mobile_number and no email', {}, '7106'],
     ['empty mobile_number and email', { mobile_number: '', email: '  ' }, '7106'],
     ['mobile_number with plus', { mobile_number: '+919876543210' }, '7102'],
-    ['mobile_number too short', { mobile_number: '9198765' }, '7102'],
+    ['mobile_number too short (6 digits)', { mobile_number: '919876' }, '7102'],
     ['mobile_number too long', { mobile_number: '9198765432101234' }, '7102'],
     ['mobile_number with letters', { mobile_number: '91987654321a' }, '7102'],
     ['mobile_number with leading zero', { mobile_number: '0919876543' }, '7102'],
@@ -106,14 +106,18 @@ describe('channel', () => {
     }
   });
 
-  it('sends by SMS when asked: no destinationUri, SMS in the outbox, the log and the identity methods', async () => {
+  it('sends by SMS when asked: an sms: destinationUri, SMS in the outbox, the log and the identity methods', async () => {
     const { status, body } = await sendLink(emulator, {
       mobile_number: '919876543210',
       email: 'a@example.com',
       channel: 'SMS',
     });
     expect(status).toBe(200);
-    expect(body.requestIds[0]).toEqual({ type: 'MOBILE', value: expect.any(String) });
+    expect(body.requestIds[0]).toEqual({
+      type: 'MOBILE',
+      value: expect.any(String),
+      destinationUri: expect.stringMatching(/^sms:\+\d+$/),
+    });
     expect(body.requestIds[1]).toEqual({ type: 'EMAIL', value: body.requestIds[0].value });
     expect(emulator.outbox().map((entry) => [entry.type, entry.channel])).toEqual([
       ['MOBILE', 'SMS'],

@@ -125,7 +125,7 @@ describe('token operations describe the same login', () => {
       {
         identityType: 'EMAIL',
         identityValue: 'jane.doe@example.com',
-        channel: 'MAGIC_LINK',
+        channel: 'OAUTH',
         methods: ['EMAIL'],
         verified: true,
         verifiedAt: new Date(verified.userDetails.completedAt).toISOString(),
@@ -208,7 +208,7 @@ describe('token operations describe the same login', () => {
       {
         identityType: 'EMAIL',
         identityValue: 'jane.doe@example.com',
-        channel: 'MAGIC_LINK',
+        channel: 'EMAIL_LOGIN',
         methods: ['EMAIL'],
         verifiedAt: verified.userDetails.completedAt,
         name: 'Jane Doe',

@@ -31,7 +31,7 @@ function worstCaseSecureInfo(): Record<string, unknown> {
       methods: { timezoneMismatch: true, publicVPN: true, auxiliaryMobile: true, osMismatch: true },
     },
     tampering: { result: true, anomalyScore: 0.9876543210987654 },
-    factoryReset: { time: '2026-11-21T10:00:00.123Z', timestamp: 1763719200.1234567 },
+    factoryReset: { time: '2026-11-21T10:00:00.123Z', timestamp: 1763719200 },
     suspectScore: { result: 1.2345678901234567e300 },
   });
 }

@@ -1,6 +1,6 @@
 // Mutation survivors 1 and 2 (docs/testing.md): a frontend token is used once for at least as
-// long as it could pass the age check, and its age is judged on the service's own times, with
-// an answer that carries no usable time refused. Over real HTTP: what the browser sees.
+// long as it could pass the age check, and its age is judged on the service's own sign-in times
+// (`verifiedAt`), with an answer that carries no usable one refused. Over real HTTP: what the browser sees.
 import express from 'express';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_CLOCK_SKEW_MS } from '../../src/strategy/tokens.js';
@@ -119,7 +119,7 @@ describe("a frontend token's age is judged on the service's own times", () => {
     expect((await h.browser().get('/me')).status).toBe(401);
   });
 
-  it('identities without verifiedAt: the answer stamp decides, 10 minutes old is TOKEN_REJECTED (too old)', async () => {
+  it('identities without verifiedAt and a 10-minute-old answer stamp: TOKEN_REJECTED', async () => {
     const h = await tokenApp();
     const { token, body } = await validateAnswer('stamp-old@example.com');
     emulator.fault({
@@ -132,13 +132,14 @@ describe("a frontend token's age is judged on the service's own times", () => {
     expect(res.body).toEqual({ code: 'TOKEN_REJECTED' });
   });
 
-  it('identities without verifiedAt and a fresh answer stamp: the login goes through', async () => {
+  it('identities without verifiedAt and a fresh answer stamp: TOKEN_REJECTED, a stamp of unknown meaning dates no sign-in', async () => {
+    // Stamped at answer time, it would read as fresh on every replay (docs/service-facts.md, unknown 6).
     const h = await tokenApp();
     const { token, body } = await validateAnswer('stamp-fresh@example.com');
     emulator.fault({ path: VALIDATE, status: 200, body: answerWith(body, withoutVerifiedAt, iso(Date.now())) });
     const res = await postToken(h, token);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'TOKEN_REJECTED' });
   });
 
   it('no time at all (no verifiedAt, no stamp, or unreadable ones): TOKEN_REJECTED (too old), never a login', async () => {

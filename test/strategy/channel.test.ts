@@ -23,10 +23,10 @@ describe('the delivery channel of a mobile number', () => {
     expect(emulator.outbox().at(-1)?.channel).toBe('WHATSAPP');
   });
 
-  it("follows the strategy's channel option: SMS has no WhatsApp link", async () => {
+  it("follows the strategy's channel option: SMS has an sms: link, no WhatsApp one", async () => {
     const h = await app({ strategy: { channel: 'SMS' } });
     const res = await send(h, { mobile: '+14155550143' });
-    expect(res.body.sent).toEqual([{ type: 'MOBILE', channel: 'SMS' }]);
+    expect(res.body.sent).toEqual([{ type: 'MOBILE', channel: 'SMS', destinationUri: 'sms:+910000000000' }]);
     expect(emulator.outbox().at(-1)?.channel).toBe('SMS');
   });
 

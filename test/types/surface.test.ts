@@ -35,6 +35,7 @@ const CLIENT = [
   'OtplessInputError',
   'OtplessNetworkError',
   'OtplessResponseError',
+  'OtplessStateError',
   'OtplessTimeoutError',
   'isOtplessError',
 ];

@@ -1,3 +1,4 @@
+import { readEpochMs, readIsoTime } from '../../wire/time.js';
 import { DROPPED_MEMBERS } from '../../wire/types.js';
 
 /**
@@ -60,6 +61,15 @@ export const boolean: Check<boolean> = (v) => (typeof v === 'boolean' ? undefine
 /** A finite number (JSON can yield Infinity from `1e999`). */
 export const number: Check<number> = (v) =>
   typeof v === 'number' && Number.isFinite(v) ? undefined : miss('a finite number');
+
+/** A finite whole number (screen sizes, offsets, radii: spec "integer"). */
+export const integer: Check<number> = (v) => (Number.isSafeInteger(v) ? undefined : miss('an integer'));
+/** An ISO 8601 time with a zone, read by src/wire/time.ts (spec `<iso_timestamp>`). */
+export const isoTime: Check<string> = (v) =>
+  readIsoTime(v) === undefined ? miss('an ISO 8601 time with a zone') : undefined;
+/** Whole epoch milliseconds, read by src/wire/time.ts (spec `<epoch_ms>`). */
+export const epochMs: Check<number> = (v) =>
+  readEpochMs(v) === undefined ? miss('whole epoch milliseconds') : undefined;
 
 /** One of the listed strings. */
 export function oneOf<S extends string>(...allowed: S[]): Check<S> {

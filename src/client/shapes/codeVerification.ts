@@ -1,12 +1,12 @@
 import type { CodeUserDetails, CodeVerificationResult } from '../../wire/types.js';
-import { number, object, string } from './check.js';
+import { epochMs, isoTime, object, string } from './check.js';
 import { basicDeviceInfo } from './device.js';
 import { codeIdentities } from './identity.js';
 import { codeNetwork } from './network.js';
 
 const userDetails = object<CodeUserDetails>(
   { token: string, identities: codeIdentities },
-  { status: string, completedAt: number, timestamp: string, network: codeNetwork, deviceInfo: basicDeviceInfo },
+  { status: string, completedAt: epochMs, timestamp: isoTime, network: codeNetwork, deviceInfo: basicDeviceInfo },
 );
 
 /**

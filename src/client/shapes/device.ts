@@ -1,5 +1,5 @@
 import type { BasicDeviceInfo, BrowserInfo, DeviceInfo, SessionDeviceInfo } from '../../wire/types.js';
-import { boolean, number, object, string } from './check.js';
+import { boolean, integer, number, object, string } from './check.js';
 
 const basic = {
   userAgent: string,
@@ -7,16 +7,16 @@ const basic = {
   vendor: string,
   language: string,
   cookieEnabled: boolean,
-  screenWidth: number,
-  screenHeight: number,
-  screenColorDepth: number,
+  screenWidth: integer,
+  screenHeight: integer,
+  screenColorDepth: integer,
   devicePixelRatio: number,
 };
 
 const extended = {
   browser: string,
   connection: string,
-  timezoneOffset: number,
+  timezoneOffset: integer,
   cpuArchitecture: string,
   fontFamily: string,
 };

@@ -1,5 +1,5 @@
 import type { CodeIdentity, IdentityType, SessionIdentity, TokenIdentity } from '../../wire/types.js';
-import { arrayOf, boolean, isRecord, mustFit, number, object, oneOf, string } from './check.js';
+import { arrayOf, boolean, epochMs, isRecord, isoTime, mustFit, object, oneOf, string } from './check.js';
 
 const IDENTITY_TYPES: readonly IdentityType[] = ['MOBILE', 'EMAIL'];
 
@@ -12,19 +12,19 @@ const verified = mustFit(boolean);
 /** Identity in validate-token: `verifiedAt` is an ISO string. */
 export const tokenIdentity = object<TokenIdentity>(
   { identityType, identityValue: string },
-  { channel: string, methods, verified, verifiedAt: string },
+  { channel: string, methods, verified, verifiedAt: isoTime },
 );
 
 /** Identity in verify-code: `verifiedTimestamp` is epoch ms; the older shape has `verifiedAt` (ISO) and `name`. */
 export const codeIdentity = object<CodeIdentity>(
   { identityType, identityValue: string },
-  { channel: string, methods, verified, verifiedTimestamp: number, verifiedAt: string, name: string },
+  { channel: string, methods, verified, verifiedTimestamp: epochMs, verifiedAt: isoTime, name: string },
 );
 
 /** Identity in session details: `verifiedAt` is epoch ms (a number, unlike validate-token). */
 export const sessionIdentity = object<SessionIdentity>(
   { identityType, identityValue: string },
-  { channel: string, methods, verifiedAt: number, name: string },
+  { channel: string, methods, verifiedAt: epochMs, name: string },
 );
 
 /**

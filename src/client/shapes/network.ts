@@ -1,5 +1,5 @@
 import type { CodeNetwork, IpLocation, Network, SessionNetwork } from '../../wire/types.js';
-import { number, object, string } from './check.js';
+import { integer, number, object, string } from './check.js';
 
 type Members<K extends keyof IpLocation> = NonNullable<IpLocation[K]>;
 
@@ -12,7 +12,7 @@ const asn = object<Members<'asn'>>({}, { asn: string, name: string, network: str
 const ipLocation = object<IpLocation>(
   {},
   {
-    accuracyRadius: number,
+    accuracyRadius: integer,
     city,
     subdivisions,
     country,

@@ -1,5 +1,5 @@
 import type { ResultSignal, SecureInfo, VpnSignal } from '../../wire/types.js';
-import { boolean, mustFit, number, object, string } from './check.js';
+import { boolean, integer, isoTime, mustFit, number, object, string } from './check.js';
 
 const flag = object<ResultSignal<boolean>>({ result: boolean }, {});
 const bot = object<ResultSignal<string>>({ result: string }, {});
@@ -45,7 +45,7 @@ export const secureInfo = object<SecureInfo>(
     tampering: object<Member<'tampering'>>({ result: boolean }, { anomalyScore: mustFit(number) }),
     jailbroken: flag,
     clonedApp: flag,
-    factoryReset: object<Member<'factoryReset'>>({}, { time: mustFit(string), timestamp: mustFit(number) }),
+    factoryReset: object<Member<'factoryReset'>>({}, { time: mustFit(isoTime), timestamp: mustFit(integer) }),
     frida: flag,
     suspectScore,
     privacySettings: flag,

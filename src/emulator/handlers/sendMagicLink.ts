@@ -65,9 +65,11 @@ export const sendMagicLink: Handler = (ctx, _req, res, query) => {
     ctx.log?.(
       `[otpless-emulator] ${identity.method} link to ${identity.value} (expires in ${expirySeconds} s): ${entry.link}`,
     );
-    return identity.method === 'WHATSAPP'
-      ? { type: identity.type, value: requestId, destinationUri: `https://wa.me/${EMULATOR_WHATSAPP_NUMBER}` }
-      : { type: identity.type, value: requestId };
+    // On every MOBILE entry (spec 2.1): the service's own number on the channel used.
+    if (identity.type !== 'MOBILE') return { type: identity.type, value: requestId };
+    const destinationUri =
+      identity.method === 'WHATSAPP' ? `https://wa.me/${EMULATOR_WHATSAPP_NUMBER}` : `sms:+${EMULATOR_WHATSAPP_NUMBER}`;
+    return { type: identity.type, value: requestId, destinationUri };
   });
   const body: SendMagicLinkResponse = { requestIds };
   sendJson(res, 200, body);

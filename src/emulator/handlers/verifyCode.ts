@@ -2,6 +2,7 @@ import { apiError } from '../errors.js';
 import { headerValue, readJsonObject, requiredString, sendJson } from '../http.js';
 import { completeLogin, newRequestId } from '../logins.js';
 import { codeVerificationResult, legacyCodeVerificationResult } from '../views.js';
+import { NOT_SUCCESS } from './tokenEndpoints.js';
 import type { Handler } from './types.js';
 
 /**
@@ -23,5 +24,10 @@ export const verifyCode: Handler = async (ctx, req, res) => {
   const completed = completeLogin(ctx, login, next?.unverified);
   const requestId = ctx.quirks.requestIdMismatch ? newRequestId() : login.requestId;
   const view = ctx.quirks.legacyVerifyShape ? legacyCodeVerificationResult : codeVerificationResult;
-  sendJson(res, 200, view(completed, requestId));
+  const answer = view(completed, requestId);
+  if (ctx.quirks.statusNotSuccess) {
+    answer.userDetails.status = NOT_SUCCESS;
+    answer.message = 'Code verification did not complete';
+  }
+  sendJson(res, 200, answer);
 };
