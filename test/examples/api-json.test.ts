@@ -155,6 +155,15 @@ describe('api-json example', () => {
     expect(await broken.json()).toEqual({
       error: { code: 'INVALID_INPUT', message: 'The request body is not valid JSON.' },
     });
+
+    // The mount reads the body itself, and stops at 16 KiB: a sign-in is a few hundred bytes.
+    const huge = await api.client.postJson(
+      '/api/auth/magic-link',
+      { email: `${'a'.repeat(20_000)}@example.com` },
+      star,
+    );
+    expect(huge.status).toBe(413);
+    expect(huge.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
   });
 
   it('answers 401 JSON to a client that is not signed in', async () => {
