@@ -1,14 +1,21 @@
 import cookieSession from 'cookie-session';
 import express from 'express';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, readLoginRecord, requireIdentity, requireLowRisk, sessionCompat } from 'passport-otpless';
+import {
+  MagicLinkStrategy,
+  magicLinkRoutes,
+  readLoginRecord,
+  requireIdentity,
+  requireLowRisk,
+  sessionCompat,
+} from 'passport-otpless';
 
 /**
- * A JSON-only API for a single-page app. The magic link brings the person to a page of the
- * frontend (`frontendCallbackURL`, sent to the service as the redirect URI); that page reads
- * `?code=` and POSTs `{ "code": "..." }` to `/api/auth/callback`. Only the POST spends the
- * code, so a mail scanner that opens the link spends nothing: the same reason the strategy's
- * HTML `confirm` mode exists, without an HTML page.
+ * A JSON-only API for a single-page app, on the one mount (`magicLinkRoutes()`). The magic link
+ * brings the person to a page of the frontend (`frontendCallbackURL`, sent to the service as the
+ * redirect URI); that page reads `?code=&flow=` and POSTs `{ "code", "flow" }` to the same path,
+ * which the mount answers. Only the POST spends the code, so a mail scanner that opens the link
+ * spends nothing: the same reason the strategy's HTML `confirm` mode exists, without an HTML page.
  *
  * @param {object} options
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
@@ -39,11 +46,15 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, l
   passport.serializeUser((user, done) => done(null, user));
   passport.deserializeUser((user, done) => done(null, user));
 
+  const SEND = '/api/auth/magic-link';
+  // The mount's callback is the frontend page's own path: the page POSTs there.
+  const CALLBACK = new URL(frontendCallbackURL).pathname;
+
   const app = express();
   app.disable('x-powered-by');
   // JSON only: the library's guards answer JSON to requests that ask for it, so every API
   // request asks for it (fetch and curl send `Accept: */*`, which would get an HTML page).
-  app.use('/api', (req, _res, next) => {
+  app.use(['/api', CALLBACK], (req, _res, next) => {
     req.headers.accept = 'application/json';
     next();
   });
@@ -62,28 +73,31 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, l
 
   // A cross-site HTML form cannot send `application/json` (that takes a CORS preflight this
   // API never grants), so accepting only JSON bodies shuts out forged POSTs.
-  const jsonBody = [
-    (req, res, next) =>
-      req.is('application/json')
-        ? next()
-        : res.status(415).json(problem('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body (Content-Type: application/json).')),
-    express.json({ limit: '8kb' }),
-  ];
+  app.post([SEND, CALLBACK], (req, res, next) =>
+    req.is('application/json')
+      ? next()
+      : res.status(415).json(problem('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body (Content-Type: application/json).')),
+  );
+  // The link's GET is the frontend's page, never this API's: nothing here spends a code on GET.
+  app.get(CALLBACK, (_req, res) => res.status(404).json(problem('NOT_FOUND', 'The frontend serves this page.')));
 
   /**
-   * POST { email } or { mobile } -> 200 { sent: [{ type, destinationUri }] }, 400 { error: { code, message, field } },
-   * or 429 { error: { code: 'RATE_LIMITED', message, retryAfterSeconds } } (the strategy's send limits).
+   * The whole login, JSON in and out (the mount reads the bodies itself):
+   * - POST /api/auth/magic-link { email } or { mobile } -> 200 { sent, match, expiresAt },
+   *   400 { error: { code, message, field } }, or 429 RATE_LIMITED (the strategy's send limits).
+   * - GET /api/auth/status -> { status, match?, expiresAt? } (a link opened on another device).
+   * - POST <callback> { code, flow } (from the link) or { token } (from the frontend SDK)
+   *   -> 200 { signedIn: true, redirect } or 4xx { error: { code, message } }.
+   * The frontend draws the sign-in page ('/'): the mount serves none.
    */
-  app.post('/api/auth/magic-link', jsonBody, strategy.send());
-
-  /** POST { code } (from the link) or { token } (from the frontend SDK) -> 200 { user } or 4xx { error }. */
-  app.post('/api/auth/callback', jsonBody, (req, res, next) => {
-    passport.authenticate(strategy.name, (err, user, info, status) => {
-      if (err) return next(err);
-      if (!user) return res.status(status ?? 401).json({ error: info });
-      req.logIn(user, (loginErr) => (loginErr ? next(loginErr) : res.json(account(req, user))));
-    })(req, res, next);
-  });
+  app.use(
+    magicLinkRoutes(strategy, {
+      passport,
+      successRedirect: '/',
+      paths: { send: SEND, status: '/api/auth/status' },
+      pages: { signIn: '/' },
+    }),
+  );
 
   const requireUser = (req, res, next) =>
     req.user ? next() : res.status(401).json(problem('UNAUTHENTICATED', 'Sign in first.'));
@@ -103,8 +117,6 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, l
     const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
     if (err.code === 'REQUEST_FAILED') return res.status(status).json(err.toJSON());
-    if (status < 500 && err.type === 'entity.parse.failed')
-      return res.status(400).json(problem('INVALID_JSON', 'The body is not valid JSON.'));
     res
       .status(status)
       .json(

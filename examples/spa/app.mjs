@@ -2,22 +2,25 @@ import { readFile } from 'node:fs/promises';
 import cookieSession from 'cookie-session';
 import express from 'express';
 import { Passport } from 'passport';
-import { MagicLinkStrategy, readLoginRecord, sessionCompat } from 'passport-otpless';
+import { MagicLinkStrategy, magicLinkRoutes, readLoginRecord, sessionCompat } from 'passport-otpless';
 
 const PAGE = new URL('./index.html', import.meta.url);
 
 /**
- * A single-page app and its JSON API (see docs/single-page-apps.md). Every answer of `/api` is
- * JSON, including the phone's side of a cross-device login:
+ * A single-page app and its JSON API (see docs/single-page-apps.md) on the one mount,
+ * `magicLinkRoutes()`. Every call asks for JSON, the phone's side of a cross-device login
+ * included:
  *
  * - `POST /api/auth/magic-link { email }` -> `{ sent, match, expiresAt }`: show `match`.
- * - The link opens `/signin/finish?flow=...&code=...` (the SPA); the page POSTs both to
- *   `/api/auth/callback`. In the browser that asked: `200 { user }`. On another device (the
- *   phone): `202 { approval: 'required', askedBy }`, then `{ code, flow, match }` with the number
- *   typed -> `200 { approval: 'approved' }`, or `{ code, flow, decision: 'deny' }`.
+ * - The link opens `/signin/finish?flow=...&code=...`, a page of the SPA (the app's own GET: it
+ *   spends nothing); the page POSTs both to the same path. In the browser that asked:
+ *   `200 { signedIn: true, redirect }`. On another device (the phone):
+ *   `202 { approval: 'required', askedBy }`, then `{ code, flow, match }` with the number typed ->
+ *   `200 { approval: 'approved' }`, or `{ code, flow, decision: 'deny' }`.
  * - The asking browser polls `GET /api/auth/status`; once `approved` it POSTs `{}` to
- *   `/api/auth/callback` -> `200 { user }`.
- * - A frontend-SDK token: `POST /api/auth/callback { token }` -> `200 { user }`.
+ *   `/signin/finish` -> `200 { signedIn: true, redirect }`.
+ * - A frontend-SDK token: `POST /signin/finish { token }` -> `200 { signedIn: true, redirect }`.
+ * - A refusal: `{ error: { code, message } }` with its status. `GET /api/me` says who is signed in.
  *
  * @param {object} options
  * @param {{ clientId: string, clientSecret: string, authUrl?: string, userAuthUrl?: string }} options.otpless
@@ -30,7 +33,7 @@ export function createApp({ otpless, origin, sessionKeys, limits, log = console.
   const strategy = new MagicLinkStrategy(
     {
       ...otpless,
-      // The link opens a page of the SPA, not an API route: only a POST of the page spends the code.
+      // The link opens a page of the SPA: its GET is the app's, only the page's POST spends the code.
       callbackUrl: `${origin}/signin/finish`,
       ...(limits !== undefined ? { limits } : {}),
     },
@@ -56,26 +59,27 @@ export function createApp({ otpless, origin, sessionKeys, limits, log = console.
   app.use(sessionCompat());
   app.use(passport.session());
 
-  // The SPA itself: one page for every route of the frontend.
+  // The SPA itself: one page for every route of the frontend. Registered before the mount, so a
+  // GET of the link (a mail scanner's included) gets the page and never reaches the callback.
   const page = (_req, res, next) =>
     readFile(PAGE, 'utf8').then((html) => res.type('html').set('Cache-Control', 'no-store').send(html), next);
   app.get(['/', '/signin/finish'], page);
 
-  const json = express.json({ limit: '8kb' });
-  app.post('/api/auth/magic-link', json, strategy.send());
-  app.get('/api/auth/status', strategy.status());
-  app.post('/api/auth/callback', json, (req, res, next) => {
-    // The phone's approval answers itself (JSON: 200/202/4xx); a login or a refusal comes here.
-    passport.authenticate(strategy.name, (err, user, info, status) => {
-      if (err) return next(err);
-      if (!user) return res.status(status ?? 401).json({ error: info });
-      req.logIn(user, (loginErr) =>
-        loginErr ? next(loginErr) : res.json({ user, verified: readLoginRecord(req)?.verified ?? [] }),
-      );
-    })(req, res, next);
-  });
+  // The whole login: POST /api/auth/magic-link, GET /api/auth/status, POST /signin/finish (the
+  // page's { code, flow }, {} once approved, or { token }). The SPA's page is the sign-in page.
+  app.use(
+    magicLinkRoutes(strategy, {
+      passport,
+      successRedirect: '/',
+      paths: { send: '/api/auth/magic-link', status: '/api/auth/status' },
+      pages: { signIn: '/' },
+    }),
+  );
+
   app.get('/api/me', (req, res) =>
-    req.user ? res.json({ user: req.user }) : res.status(401).json({ error: { code: 'UNAUTHENTICATED' } }),
+    req.user
+      ? res.json({ user: req.user, verified: readLoginRecord(req)?.verified ?? [] })
+      : res.status(401).json({ error: { code: 'UNAUTHENTICATED' } }),
   );
   app.post('/api/auth/logout', (req, res, next) => req.logout((err) => (err ? next(err) : res.status(204).end())));
 

@@ -61,22 +61,28 @@ async function start(
   return { url, frontend, client: new Browser(url) };
 }
 
-/** What the frontend page does: read `?code=` from the URL the link opened. */
-async function codeFromLink(link: string, risk?: string): Promise<{ landing: URL; code: string }> {
+/** What the frontend page does: read `?code=&flow=` from the URL the link opened. */
+async function codeFromLink(link: string, risk?: string): Promise<{ landing: URL; code: string; flow: string }> {
   const url = new URL(link);
   if (risk) url.searchParams.set('risk', risk);
   const res = await fetch(url, { redirect: 'manual' });
   const landing = new URL(res.headers.get('location') ?? '');
-  return { landing, code: landing.searchParams.get('code') ?? '' };
+  return { landing, code: landing.searchParams.get('code') ?? '', flow: landing.searchParams.get('flow') ?? '' };
 }
+
+/** The frontend page's path: the link opens it, and the page POSTs the code to it. */
+const FINISH = '/signin/finish';
 
 const star = { accept: '*/*' };
 
-async function logIn(api: Api, body: Record<string, string>, risk?: string): Promise<ReturnType<Browser['postJson']>> {
+/** Sends, opens the link, POSTs `{ code, flow }` as the frontend page does; answers `/api/me`. */
+async function logIn(api: Api, body: Record<string, string>, risk?: string): Promise<ReturnType<Browser['get']>> {
   const sent = await api.client.postJson('/api/auth/magic-link', body, star);
   expect(sent.status).toBe(200);
-  const { code } = await codeFromLink(linkTo(emulator, body.email ?? body.mobile ?? ''), risk);
-  return api.client.postJson('/api/auth/callback', { code }, star);
+  const { code, flow } = await codeFromLink(linkTo(emulator, body.email ?? body.mobile ?? ''), risk);
+  const login = await api.client.postJson(FINISH, { code, flow }, star);
+  expect(login.json()).toEqual({ signedIn: true, redirect: '/' });
+  return api.client.get('/api/me', star);
 }
 
 describe('api-json example', () => {
@@ -91,19 +97,25 @@ describe('api-json example', () => {
       expiresAt: expect.any(String),
     });
     expect(JSON.stringify(sent.json())).not.toMatch(/requestId|code|token/i);
+    // The number again, for the frontend's polling (a link opened on another device).
+    expect((await api.client.get('/api/auth/status', star)).json()).toEqual({
+      status: 'pending',
+      match: (sent.json() as { match: string }).match,
+      expiresAt: expect.any(String),
+    });
 
-    const { landing, code } = await codeFromLink(linkTo(emulator, 'ana@example.com'));
+    const { landing, code, flow } = await codeFromLink(linkTo(emulator, 'ana@example.com'));
     expect(`${landing.origin}${landing.pathname}`).toBe(api.frontend);
-    const login = await api.client.postJson('/api/auth/callback', { code }, star);
+    const login = await api.client.postJson(FINISH, { code, flow }, star);
     expect(login.status).toBe(200);
     expect(login.headers.get('content-type')).toMatch(/application\/json/);
-    expect(login.json()).toEqual({
+    expect(login.json()).toEqual({ signedIn: true, redirect: '/' });
+
+    expect((await api.client.get('/api/me', star)).json()).toEqual({
       user: { id: expect.any(String), email: 'ana@example.com', phone: null },
       verified: ['EMAIL'],
       risk: 'allow',
     });
-
-    expect((await api.client.get('/api/me', star)).json()).toMatchObject({ user: { email: 'ana@example.com' } });
     expect((await api.client.get('/api/payments', star)).status).toBe(200);
     const alerts = await api.client.get('/api/sms-alerts', star);
     expect(alerts.status).toBe(403);
@@ -130,6 +142,9 @@ describe('api-json example', () => {
     expect(form.status).toBe(415);
     expect(form.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
     expect(emulator.outbox().some((e) => e.to === 'form@example.com')).toBe(false);
+    const formCallback = await api.client.postForm(FINISH, { code: 'x', flow: 'y' }, star);
+    expect(formCallback.status).toBe(415);
+    expect(formCallback.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
 
     const broken = await fetch(`${api.url}/api/auth/magic-link`, {
       method: 'POST',
@@ -137,7 +152,18 @@ describe('api-json example', () => {
       body: '{"email":',
     });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ error: { code: 'INVALID_JSON', message: 'The body is not valid JSON.' } });
+    expect(await broken.json()).toEqual({
+      error: { code: 'INVALID_INPUT', message: 'The request body is not valid JSON.' },
+    });
+
+    // The mount reads the body itself, and stops at 16 KiB: a sign-in is a few hundred bytes.
+    const huge = await api.client.postJson(
+      '/api/auth/magic-link',
+      { email: `${'a'.repeat(20_000)}@example.com` },
+      star,
+    );
+    expect(huge.status).toBe(413);
+    expect(huge.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
   });
 
   it('answers 401 JSON to a client that is not signed in', async () => {
@@ -149,13 +175,17 @@ describe('api-json example', () => {
     }
   });
 
-  it('spends codes only on POST: a GET of the callback (a mail scanner) does nothing', async () => {
+  it('spends codes only on POST: a GET of the link (a mail scanner) does nothing', async () => {
     const api = await start();
     await api.client.postJson('/api/auth/magic-link', { email: 'scanned@example.com' }, star);
-    const { code } = await codeFromLink(linkTo(emulator, 'scanned@example.com'));
-    const scanned = await api.client.get(`/api/auth/callback?code=${encodeURIComponent(code)}`, star);
-    expect(scanned.status).toBe(404);
-    expect((await api.client.postJson('/api/auth/callback', { code }, star)).status).toBe(200);
+    const { landing, code, flow } = await codeFromLink(linkTo(emulator, 'scanned@example.com'));
+    for (const accept of ['text/html', '*/*']) {
+      const scanned = await api.client.get(`${landing.pathname}${landing.search}`, { accept });
+      expect(scanned.status).toBe(404);
+      expect(scanned.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+    expect((await api.client.get('/api/me', star)).status).toBe(401);
+    expect((await api.client.postJson(FINISH, { code, flow }, star)).status).toBe(200);
   });
 
   it('refuses a replayed code, a code from another client, and a risky login on guarded endpoints', async () => {
@@ -163,15 +193,16 @@ describe('api-json example', () => {
     await api.client.postJson('/api/auth/magic-link', { email: 'replay@example.com' }, star);
     const { code } = await codeFromLink(linkTo(emulator, 'replay@example.com'));
 
+    // The code alone (no flow): another client cannot use it.
     const other = api.client.fresh();
-    const elsewhere = await other.postJson('/api/auth/callback', { code }, star);
+    const elsewhere = await other.postJson(FINISH, { code }, star);
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.json()).toMatchObject({ error: { code: 'WRONG_BROWSER' } });
 
-    expect((await api.client.postJson('/api/auth/callback', { code }, star)).status).toBe(200);
+    expect((await api.client.postJson(FINISH, { code }, star)).status).toBe(200);
     // A new link is pending in this client, so the old code reaches the service, which refuses it.
     await api.client.postJson('/api/auth/magic-link', { email: 'replay@example.com' }, star);
-    const replay = await api.client.postJson('/api/auth/callback', { code }, star);
+    const replay = await api.client.postJson(FINISH, { code }, star);
     expect(replay.status).toBe(401);
     expect(replay.json()).toMatchObject({
       error: { code: 'CODE_REJECTED', message: expect.stringContaining('already used') },
@@ -187,16 +218,17 @@ describe('api-json example', () => {
   it('accepts a frontend-SDK token from its own origin only', async () => {
     const api = await start();
     const token = emulator.issueToken({ email: 'sdk@example.com' });
-    const forged = await api.client.postJson(
-      '/api/auth/callback',
-      { token },
-      { ...star, origin: 'https://evil.example' },
-    );
+    const forged = await api.client.postJson(FINISH, { token }, { ...star, origin: 'https://evil.example' });
     expect(forged.status).toBe(403);
     expect(forged.json()).toMatchObject({ error: { code: 'CROSS_SITE' } });
-    const login = await api.client.postJson('/api/auth/callback', { token }, { ...star, origin: api.url });
+    const login = await api.client.postJson(FINISH, { token }, { ...star, origin: api.url });
     expect(login.status).toBe(200);
-    expect(login.json()).toMatchObject({ user: { email: 'sdk@example.com' }, verified: ['EMAIL'], risk: 'allow' });
+    expect(login.json()).toEqual({ signedIn: true, redirect: '/' });
+    expect((await api.client.get('/api/me', star)).json()).toMatchObject({
+      user: { email: 'sdk@example.com' },
+      verified: ['EMAIL'],
+      risk: 'allow',
+    });
   });
 
   it('logs out with 204', async () => {

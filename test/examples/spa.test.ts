@@ -1,5 +1,6 @@
 // The single-page app example (examples/spa), driven with JSON only, as its page's fetch calls do:
-// same browser, cross-device handoff with the number, and the frontend-SDK token.
+// same browser, cross-device handoff with the number, and the frontend-SDK token. The link opens
+// /signin/finish: its GET is the app's page, its POST is the one mount's callback.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,15 +74,35 @@ describe('spa example (JSON only)', () => {
     await ask(laptop, 'same@example.com');
     const { landing, code, flow } = await openLink('same@example.com');
     expect(landing.pathname).toBe('/signin/finish');
-    // The SPA's page is what the link opens.
-    expect((await laptop.get(`${landing.pathname}${landing.search}`)).text).toContain('<script type="module">');
+    // The SPA's page is what the link opens, even for a client asking for JSON: a GET spends nothing.
+    for (const accept of ['text/html', 'application/json']) {
+      const opened = await laptop.get(`${landing.pathname}${landing.search}`, { accept });
+      expect(opened.status).toBe(200);
+      expect(opened.text).toContain('<script type="module">');
+    }
+    expect((await laptop.get('/api/me', { accept: 'application/json' })).status).toBe(401);
 
-    const login = await laptop.postJson('/api/auth/callback', { code, flow });
+    const login = await laptop.postJson(landing.pathname, { code, flow });
     expect(login.status).toBe(200);
-    expect(login.json()).toEqual({ user: { id: expect.any(String), email: 'same@example.com' }, verified: ['EMAIL'] });
-    expect((await laptop.get('/api/me', { accept: 'application/json' })).json()).toMatchObject({
-      user: { email: 'same@example.com' },
+    expect(login.json()).toEqual({ signedIn: true, redirect: '/' });
+    expect((await laptop.get('/api/me', { accept: 'application/json' })).json()).toEqual({
+      user: { id: expect.any(String), email: 'same@example.com' },
+      verified: ['EMAIL'],
     });
+  });
+
+  it('the SPA is its own sign-in page, and a refused send answers JSON next to its field', async () => {
+    const { url } = await start();
+    const browser = new Browser(url, LAPTOP);
+    const home = await browser.get('/');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('<form id="ask">');
+    const refused = await browser.postJson('/api/auth/magic-link', { email: 'nobody@' });
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toEqual({
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('e-mail'), field: 'email' },
+    });
+    expect((await browser.get('/api/auth/status', { accept: 'application/json' })).json()).toEqual({ status: 'none' });
   });
 
   it('cross-device: the phone is asked for the number (202), approves with it, and the laptop signs in', async () => {
@@ -92,7 +113,7 @@ describe('spa example (JSON only)', () => {
     const phone = new Browser(url, PHONE);
 
     // The page's first POST has no number: "not answered yet", never a wrong guess.
-    const first = await phone.postJson('/api/auth/callback', { code, flow });
+    const first = await phone.postJson('/signin/finish', { code, flow });
     expect(first.status).toBe(202);
     expect(first.headers.get('content-type')).toMatch(/application\/json/);
     expect(first.json()).toEqual({
@@ -104,12 +125,16 @@ describe('spa example (JSON only)', () => {
       status: 'pending',
       match,
     });
+    // The laptop asking too early is told to wait, and stays signed out.
+    const early = await laptop.postJson('/signin/finish', {});
+    expect(early.status).toBe(409);
+    expect(early.json()).toEqual({ error: { code: 'FLOW_PENDING', message: expect.any(String) } });
     // Something that is not two digits is not an answer either: the flow still waits.
-    const junk = await phone.postJson('/api/auth/callback', { code, flow, match: 'ab' });
+    const junk = await phone.postJson('/signin/finish', { code, flow, match: 'ab' });
     expect(junk.status).toBe(202);
     expect(junk.json()).toMatchObject({ error: { code: 'INVALID_NUMBER', field: 'match' } });
 
-    const approved = await phone.postJson('/api/auth/callback', { code, flow, match });
+    const approved = await phone.postJson('/signin/finish', { code, flow, match });
     expect(approved.status).toBe(200);
     expect(approved.json()).toEqual({ approval: 'approved', message: expect.stringContaining('signed in') });
     // The phone itself is not signed in.
@@ -118,9 +143,12 @@ describe('spa example (JSON only)', () => {
     expect((await laptop.get('/api/auth/status', { accept: 'application/json' })).json()).toMatchObject({
       status: 'approved',
     });
-    const login = await laptop.postJson('/api/auth/callback', {});
+    const login = await laptop.postJson('/signin/finish', {});
     expect(login.status).toBe(200);
-    expect(login.json()).toMatchObject({ user: { email: 'handoff@example.com' } });
+    expect(login.json()).toEqual({ signedIn: true, redirect: '/' });
+    expect((await laptop.get('/api/me', { accept: 'application/json' })).json()).toMatchObject({
+      user: { email: 'handoff@example.com' },
+    });
   });
 
   it('cross-device: a wrong number denies for good, in JSON, and the laptop is told', async () => {
@@ -130,15 +158,16 @@ describe('spa example (JSON only)', () => {
     const { code, flow } = await openLink('wrong@example.com');
     const phone = new Browser(url, PHONE);
     const wrong = String(((Number(match) - 10 + 1) % 90) + 10);
-    const denied = await phone.postJson('/api/auth/callback', { code, flow, match: wrong });
+    const denied = await phone.postJson('/signin/finish', { code, flow, match: wrong });
     expect(denied.status).toBe(403);
     expect(denied.json()).toMatchObject({ approval: 'wrongNumber', error: { code: 'WRONG_NUMBER' } });
     expect((await laptop.get('/api/auth/status', { accept: 'application/json' })).json()).toMatchObject({
       status: 'denied',
     });
-    const login = await laptop.postJson('/api/auth/callback', {});
+    const login = await laptop.postJson('/signin/finish', {});
     expect(login.status).toBe(403);
-    expect(login.json()).toMatchObject({ error: { code: 'FLOW_DENIED' } });
+    expect(login.json()).toEqual({ error: { code: 'FLOW_DENIED', message: expect.any(String) } });
+    expect((await laptop.get('/api/me', { accept: 'application/json' })).status).toBe(401);
   });
 
   it("cross-device: 'This wasn't me' in Hindi", async () => {
@@ -148,7 +177,7 @@ describe('spa example (JSON only)', () => {
     const { code, flow } = await openLink('deny@example.com');
     const phone = new Browser(url, PHONE);
     const denied = await phone.postJson(
-      '/api/auth/callback',
+      '/signin/finish',
       { code, flow, decision: 'deny' },
       { 'accept-language': 'hi' },
     );
@@ -159,9 +188,16 @@ describe('spa example (JSON only)', () => {
   it('the frontend-SDK token path', async () => {
     const { url } = await start();
     const browser = new Browser(url, LAPTOP);
+    const forged = await browser.postJson('/signin/finish', { token: 'not-a-token-the-service-issued' });
+    expect(forged.status).toBe(401);
+    expect(forged.json()).toEqual({ error: { code: 'TOKEN_REJECTED', message: expect.any(String) } });
     const token = emulator.issueToken({ email: 'sdk@example.com' });
-    const login = await browser.postJson('/api/auth/callback', { token });
+    const login = await browser.postJson('/signin/finish', { token });
     expect(login.status).toBe(200);
-    expect(login.json()).toMatchObject({ user: { email: 'sdk@example.com' }, verified: ['EMAIL'] });
+    expect(login.json()).toEqual({ signedIn: true, redirect: '/' });
+    expect((await browser.get('/api/me', { accept: 'application/json' })).json()).toMatchObject({
+      user: { email: 'sdk@example.com' },
+      verified: ['EMAIL'],
+    });
   });
 });
