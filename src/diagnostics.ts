@@ -33,7 +33,7 @@ export interface SendRefusedEvent {
 /** `passport-otpless:login:succeeded`: the strategy handed a user to Passport. */
 export interface LoginSucceededEvent {
   /** How the person was verified: the link in this browser, a frontend token, or a handoff. */
-  via: 'code' | 'token' | 'handoff';
+  via: 'code' | 'token' | 'handoff' | 'session';
   /** The verified identity types. */
   verified: IdentityType[];
   /** The risk verdict stored at login, when signals were asked for. */

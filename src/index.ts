@@ -140,6 +140,8 @@ export type { BotCheck, BotCheckOptions, BotCheckProvider, BotCheckWidget } from
 
 // The one mount: every route of the login (sign-in, send, waiting, status, callback) in one call.
 export { magicLinkRoutes } from './routes/mount.js';
+export { requireServiceSession } from './routes/serviceSession.js';
+export type { RequireServiceSessionOptions } from './routes/serviceSession.js';
 export type { MagicLinkRoutesOptions, MagicLinkRoutesMiddleware, PassportLike } from './routes/mount.js';
 export type { LoginRoutesOptions } from './routes/loginRoutes.js';
 export type { LoginPaths } from './routes/paths.js';

@@ -80,7 +80,9 @@ function notSuccess(
   const raw = typeof state === 'string' ? state : (JSON.stringify(state) ?? String(state));
   const serviceStatus = redact(raw.slice(0, MAX_STATE_LENGTH), secrets);
   // verify-code's `message` "states success" (spec 4.2): here it may say why not.
-  const message = isRecord(json) && typeof json.message === 'string' ? redact(json.message.slice(0, 200), secrets) : undefined;
-  if (channels.serviceNotSuccess.hasSubscribers) channels.serviceNotSuccess.publish({ endpoint, status, serviceStatus });
+  const message =
+    isRecord(json) && typeof json.message === 'string' ? redact(json.message.slice(0, 200), secrets) : undefined;
+  if (channels.serviceNotSuccess.hasSubscribers)
+    channels.serviceNotSuccess.publish({ endpoint, status, serviceStatus });
   return new OtplessStateError(endpoint, status, serviceStatus, message);
 }

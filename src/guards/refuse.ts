@@ -5,7 +5,13 @@ import { translatorFor } from '../web/messages/index.js';
 import { escapeHtml, sendPage } from '../web/pages/index.js';
 
 /** Stable codes of what a guard answers; JSON clients get `{ error: { code } }`. */
-export type GuardRefusalCode = 'UNAUTHENTICATED' | 'RISK_CHALLENGE' | 'RISK_BLOCKED' | 'IDENTITY_REQUIRED';
+export type GuardRefusalCode =
+  | 'UNAUTHENTICATED'
+  | 'RISK_CHALLENGE'
+  | 'RISK_BLOCKED'
+  | 'IDENTITY_REQUIRED'
+  // The service session behind a session-token login has ended (`requireServiceSession()`).
+  | 'SESSION_ENDED';
 
 /** The status of each refusal; its words are in the message catalogue (`guard.<code>.title/text`). */
 const STATUS: Record<GuardRefusalCode, number> = {
@@ -13,6 +19,7 @@ const STATUS: Record<GuardRefusalCode, number> = {
   RISK_CHALLENGE: 403,
   RISK_BLOCKED: 403,
   IDENTITY_REQUIRED: 403,
+  SESSION_ENDED: 401,
 };
 
 /**
@@ -23,7 +30,7 @@ const STATUS: Record<GuardRefusalCode, number> = {
 export function refuse(req: HttpRequest, res: ServerResponse, code: GuardRefusalCode, loginUrl?: string): void {
   const status = STATUS[code];
   if (wantsJson(req)) return sendJson(res, status, { error: { code } });
-  if (code === 'UNAUTHENTICATED' && loginUrl) return redirectSeeOther(res, loginUrl);
+  if ((code === 'UNAUTHENTICATED' || code === 'SESSION_ENDED') && loginUrl) return redirectSeeOther(res, loginUrl);
   // In the browser's language (Accept-Language): a guard has no strategy, so no app catalogue.
   const { t, locale, dir } = translatorFor(req);
   const action = loginUrl ? `<p><a href="${escapeHtml(loginUrl)}">${escapeHtml(t('guard.signIn'))}</a></p>` : '';

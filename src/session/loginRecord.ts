@@ -51,6 +51,8 @@ export interface LoginRecord {
    * so a guard can refetch stale signals through secure-info. Never written to a cookie.
    */
   token?: string;
+  /** `'session'` for a login by the service's session token: `token` is that session token. */
+  via?: 'session';
 }
 
 export interface LoginRiskRecord {
@@ -224,6 +226,7 @@ function boundText(session: SessionLike, record: StoredLoginRecord): string {
     record.handoff === true,
     record.risk ?? null,
     record.token ?? null,
+    record.via ?? null,
   ]);
 }
 

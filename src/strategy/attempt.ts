@@ -26,6 +26,7 @@ import { enrichLogin } from './enrich.js';
 import { failure, isRejectedByService } from './failures.js';
 import type { CallbackFailureCode } from './failures.js';
 import { enrichedLogin, finishLogin } from './finishLogin.js';
+import { verifySessionToken } from './sessionToken.js';
 import type { VerifiedLogin } from './finishLogin.js';
 import { authenticatedAt, isFreshToken, useTokenOnce } from './tokens.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
@@ -69,7 +70,11 @@ export class CallbackAttempt {
     if (input.kind === 'invalid') return this.refuse(input.failure);
     else if (input.kind === 'token') verified = await this.byToken(req, input.token);
     else if (input.kind === 'none') verified = await this.byFlow(req);
-    else verified = await this.byCode(req, input.code, input.flowId);
+    else if (input.kind === 'sessionToken') {
+      const result = await verifySessionToken(this.settings, req, input.sessionToken);
+      if (typeof result === 'string') return this.refuse(result);
+      verified = result;
+    } else verified = await this.byCode(req, input.code, input.flowId);
     if (verified) await this.finish(verified);
   }
 

@@ -5,12 +5,14 @@ import { isFlowId } from '../flow/seal.js';
 
 /**
  * What the callback was given: a code from the link (with the flow id the link brought back,
- * unless the service dropped it), a frontend-SDK token, nothing (the asking browser finishing a
+ * unless the service dropped it), a frontend-SDK token, a session token of the service's
+ * sessions, nothing (the asking browser finishing a
  * cross-device flow), or something unusable.
  */
 export type CallbackInput =
   | { kind: 'code'; code: string; flowId: string | undefined }
   | { kind: 'token'; token: string }
+  | { kind: 'sessionToken'; sessionToken: string }
   | { kind: 'none' }
   | { kind: 'invalid'; failure: CallbackFailureCode };
 
@@ -34,6 +36,14 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
 
   const token = isPost ? body?.token : undefined;
   const code = isPost ? (body?.code ?? queryValue(query, 'code')) : queryValue(query, 'code');
+  // A session token comes alone, in a POST body only (never in a URL, where logs keep it).
+  const sessionToken = isPost ? body?.sessionToken : undefined;
+  if (sessionToken !== undefined) {
+    if (token !== undefined || code !== undefined || !isOpaque(sessionToken, MAX_TOKEN_LENGTH)) {
+      return { kind: 'invalid', failure: 'INVALID_CODE' };
+    }
+    return { kind: 'sessionToken', sessionToken };
+  }
 
   if (token !== undefined && code === undefined) {
     return isOpaque(token, MAX_TOKEN_LENGTH) ? { kind: 'token', token } : { kind: 'invalid', failure: 'INVALID_CODE' };

@@ -1,5 +1,5 @@
 import type { OtplessClient } from '../client/index.js';
-import type { SecureInfoResult, TokenValidationResult, UserInfo } from '../wire/types.js';
+import type { SecureInfoResult, SessionDetails, TokenValidationResult, UserInfo } from '../wire/types.js';
 import type { Enrichment } from './options.js';
 import { warnIfCredentials } from './failures.js';
 
@@ -7,6 +7,8 @@ export interface Enrichments {
   tokenValidation?: TokenValidationResult;
   secureInfo?: SecureInfoResult;
   userInfo?: UserInfo;
+  /** The service session's details, on a login by session token. */
+  sessionDetails?: SessionDetails;
 }
 
 /**

@@ -16,6 +16,8 @@ import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 /** What a path of the callback hands on once the person is verified. */
 export interface VerifiedLogin {
   viaToken: boolean;
+  /** A login by the service's session token (get-session-details). */
+  viaSession?: boolean;
   token: string;
   verification: CodeVerificationResult | undefined;
   enrichments: Enrichments;
@@ -71,6 +73,7 @@ export async function finishLogin(
   if (!user) return info ? { refused: 'USER_REFUSED', info } : { refused: 'USER_REFUSED' };
   const record = buildLoginRecord(req, profile, risk, login.token, login.signalsAt ?? Date.now());
   if (login.handoff) record.handoff = true;
+  if (login.viaSession) record.via = 'session';
   writeRecordOnLogin(req, record, settings.secrets.recordKey);
   // Send limits: a login that went through clears the send counts of what it verified (best effort).
   const limiter = settings.limiter;

@@ -94,6 +94,9 @@ export interface MagicLinkProfile {
   _json: MagicLinkRawAnswers;
 }
 
+/** How far the service's clock may run ahead of ours when it dates a session's verification. */
+const SESSION_CLOCK_SKEW_MS = 60_000;
+
 /**
  * Builds the profile from whatever answers the login gathered. `sentTo` holds the hashes
  * (`hashDestination`) of the destinations this browser's send went to.
@@ -116,8 +119,15 @@ export function buildProfile(
         if (normalized && i.verified === undefined && vouchedBySend(normalized.value)) normalized.verified = true;
         return normalized;
       }),
-      // Session details carry no `verified` (spec 2.3): whoever uses them decides what vouches.
-      ...(sessionDetails?.identities ?? []).map((i) => normalizeIdentity(i, readEpochMs(i.verifiedAt))),
+      // Session details carry no `verified` (spec 2.3): an identity counts as verified when the
+      // service dates its verification (`verifiedAt`, epoch ms, not in the future); one without a
+      // readable time is listed, unverified (fail closed).
+      ...(sessionDetails?.identities ?? []).map((i) => {
+        const at = readEpochMs(i.verifiedAt);
+        const normalized = normalizeIdentity(i, at);
+        if (normalized && at !== undefined && at <= Date.now() + SESSION_CLOCK_SKEW_MS) normalized.verified = true;
+        return normalized;
+      }),
     ].filter((i) => i !== undefined),
   );
 

@@ -21,6 +21,7 @@ const ROOT = [
   'readLoginRecord',
   'requireIdentity',
   'requireLowRisk',
+  'requireServiceSession',
   'sessionCompat',
 ];
 

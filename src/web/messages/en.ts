@@ -88,6 +88,8 @@ export const en = {
   'guard.IDENTITY_REQUIRED.title': 'Verification needed',
   'guard.IDENTITY_REQUIRED.text':
     'This page needs a verified contact you have not confirmed yet. Sign in with it to continue.',
+  'guard.SESSION_ENDED.title': 'Please sign in again',
+  'guard.SESSION_ENDED.text': 'Your sign-in has ended. Sign in again to see this page.',
   'guard.signIn': 'Sign in',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
   'failure.INVALID_CODE':

@@ -84,6 +84,8 @@ export const es: Messages = {
   'guard.IDENTITY_REQUIRED.title': 'Se necesita una verificación',
   'guard.IDENTITY_REQUIRED.text':
     'Esta página requiere un contacto verificado que todavía no confirmaste. Inicia sesión con él para continuar.',
+  'guard.SESSION_ENDED.title': 'Vuelve a iniciar sesión',
+  'guard.SESSION_ENDED.text': 'Tu sesión ha terminado. Vuelve a iniciar sesión para ver esta página.',
   'guard.signIn': 'Iniciar sesión',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
   'failure.INVALID_CODE':

@@ -80,6 +80,8 @@ export const hi: Messages = {
   'guard.IDENTITY_REQUIRED.title': 'पुष्टि ज़रूरी है',
   'guard.IDENTITY_REQUIRED.text':
     'इस पेज के लिए एक ऐसा संपर्क चाहिए जिसकी पुष्टि आपने अभी तक नहीं की है। आगे बढ़ने के लिए उसी से साइन इन करें।',
+  'guard.SESSION_ENDED.title': 'कृपया फिर से साइन इन करें',
+  'guard.SESSION_ENDED.text': 'आपका साइन इन समाप्त हो गया है। यह पेज देखने के लिए फिर से साइन इन करें।',
   'guard.signIn': 'साइन इन करें',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
   'failure.INVALID_CODE': 'यह साइन इन लिंक अधूरा है या मान्य नहीं है। अपने मैसेज से लिंक फिर से खोलें, या नया लिंक माँगें।',

@@ -82,6 +82,8 @@ export const id: Messages = {
   'guard.IDENTITY_REQUIRED.title': 'Verifikasi diperlukan',
   'guard.IDENTITY_REQUIRED.text':
     'Halaman ini memerlukan kontak terverifikasi yang belum Anda konfirmasi. Masuklah dengan kontak tersebut untuk melanjutkan.',
+  'guard.SESSION_ENDED.title': 'Silakan masuk lagi',
+  'guard.SESSION_ENDED.text': 'Sesi masuk Anda telah berakhir. Masuk lagi untuk melihat halaman ini.',
   'guard.signIn': 'Masuk',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
   'failure.INVALID_CODE':

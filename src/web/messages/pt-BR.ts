@@ -80,6 +80,8 @@ export const ptBR: Messages = {
   'guard.IDENTITY_REQUIRED.title': 'Verificação necessária',
   'guard.IDENTITY_REQUIRED.text':
     'Esta página exige um contato verificado que você ainda não confirmou. Entre com ele para continuar.',
+  'guard.SESSION_ENDED.title': 'Entre de novo',
+  'guard.SESSION_ENDED.text': 'Sua sessão terminou. Entre de novo para ver esta página.',
   'guard.signIn': 'Entrar',
   // The callback's refusals (CALLBACK_FAILURES), as the app's failure handling shows them.
   'failure.INVALID_CODE':
