@@ -3,6 +3,5 @@
 export { OtplessModule } from './OtplessModule.js';
 export { OtplessMount } from './OtplessMount.js';
 export { OtplessExceptionFilter } from './OtplessExceptionFilter.js';
-export { LowRiskGuard, IdentityGuard, runGuard } from './guards.js';
-export { OTPLESS_MODULE_OPTIONS } from './options.js';
+export { LowRiskGuard, IdentityGuard } from './guards.js';
 export type { OtplessModuleOptions, OtplessModuleAsyncOptions } from './options.js';
