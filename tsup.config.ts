@@ -5,7 +5,13 @@ import { defineConfig } from 'tsup';
 // scripts/check-package.mjs).
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', client: 'src/client/index.ts', emulator: 'src/emulator/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      client: 'src/client/index.ts',
+      emulator: 'src/emulator/index.ts',
+      // NestJS: the only entry that imports @nestjs/* (optional peers, left external).
+      nest: 'src/nest/index.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     // No source maps: they would point at src/*.ts, which the package does not ship.

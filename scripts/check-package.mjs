@@ -88,6 +88,15 @@ if ((await import('passport-otpless')).OtplessError !== (await import('passport-
 expectExports('require(passport-otpless/emulator)', require('passport-otpless/emulator'), ['startEmulator']);
 expectExports('import(passport-otpless/emulator)', await import('passport-otpless/emulator'), ['startEmulator']);
 
+// The NestJS entry (its @nestjs/* peers are devDependencies here); the root must never load them.
+const nest = ['OtplessModule', 'OtplessExceptionFilter', 'LowRiskGuard', 'IdentityGuard'];
+expectExports('require(passport-otpless/nest)', require('passport-otpless/nest'), nest);
+expectExports('import(passport-otpless/nest)', await import('passport-otpless/nest'), nest);
+for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/client.js', 'dist/emulator.js']) {
+  if (readFileSync(file, 'utf8').includes('@nestjs/')) throw new Error(`${file} imports @nestjs/*`);
+}
+console.log('the root, /client and /emulator import no @nestjs/*: ok');
+
 const help = execFileSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
 if (!/otpless-emulator/.test(help)) throw new Error('otpless-emulator --help printed no usage');
 console.log('otpless-emulator --help: ok');

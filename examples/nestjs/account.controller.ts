@@ -1,12 +1,12 @@
-import { Controller, Get, Req, UnauthorizedException, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, UnauthorizedException, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { LowRiskGuard } from './low-risk.guard.js';
+import { LowRiskGuard } from 'passport-otpless/nest';
 
 @Controller()
 export class AccountController {
   @Get()
   home(): { signIn: string } {
-    return { signIn: 'POST /auth/magic-link with { "email": "you@example.com" }, then open the link' };
+    return { signIn: 'GET /auth/sign-in' };
   }
 
   @Get('me')
@@ -20,5 +20,11 @@ export class AccountController {
   @UseGuards(new LowRiskGuard())
   payments(@Req() req: Request): { risk: string | undefined } {
     return { risk: req.risk?.action };
+  }
+
+  @Post('auth/logout')
+  @HttpCode(200)
+  logout(@Req() req: Request): Promise<{ signedOut: true }> {
+    return new Promise((resolve, reject) => req.logout((err) => (err ? reject(err) : resolve({ signedOut: true }))));
   }
 }

@@ -1,27 +1,26 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
+import type { Passport } from 'passport';
+import { MagicLinkStrategy } from 'passport-otpless';
+import { OtplessModule } from 'passport-otpless/nest';
 import { AccountController } from './account.controller.js';
-import { AuthController } from './auth.controller.js';
-import { CONFIG, USERS } from './config.js';
 import type { NestExampleConfig } from './config.js';
-import { MagicLinkAuthStrategy } from './magic-link.strategy.js';
-import { SessionSerializer } from './session.serializer.js';
 import { MemoryUserDirectory } from './users.js';
 
 @Module({})
 export class AppModule {
-  static register(config: NestExampleConfig): DynamicModule {
+  /** The login (every route under /auth, its pages, the error filter) and the app's own routes. */
+  static register(config: NestExampleConfig, passport: InstanceType<typeof Passport>): DynamicModule {
+    const users = config.users ?? new MemoryUserDirectory();
+    const strategy = new MagicLinkStrategy(
+      { ...config.otpless, callbackUrl: config.callbackUrl, enrich: ['secureInfo'], ...config.strategy },
+      (profile) => users.signIn(profile), // a user signs in; null refuses the login (401)
+    );
+    passport.use(strategy);
     return {
       module: AppModule,
-      imports: [PassportModule.register({ session: true })],
-      controllers: [AuthController, AccountController],
-      providers: [
-        { provide: CONFIG, useValue: config },
-        { provide: USERS, useValue: config.users ?? new MemoryUserDirectory() },
-        MagicLinkAuthStrategy,
-        SessionSerializer,
-      ],
+      imports: [OtplessModule.forRoot({ strategy, passport, successRedirect: '/me' })],
+      controllers: [AccountController],
     };
   }
 }

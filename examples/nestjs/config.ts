@@ -6,14 +6,10 @@ export interface NestExampleConfig {
   otpless: Pick<MagicLinkStrategyOptions, 'clientId' | 'clientSecret' | 'authUrl' | 'userAuthUrl'>;
   /** The absolute URL of `GET /auth/callback`, as the service redirects to it. */
   callbackUrl: string;
-  /** cookie-session's signing keys (newest first). */
+  /** The session's signing keys (newest first). */
   sessionKeys: string[];
   /** More strategy options (`confirm`, `crossDevice` ...), beside the client and the callback URL. */
   strategy?: Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>>;
   /** Who may sign in; a `MemoryUserDirectory` unless given. */
   users?: UserDirectory;
 }
-
-/** Injection tokens: explicit, so the example needs no decorator metadata at run time. */
-export const CONFIG = Symbol('NestExampleConfig');
-export const USERS = Symbol('UserDirectory');

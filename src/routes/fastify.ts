@@ -6,7 +6,7 @@ import type { ReplyLike } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import type { PassportRunner } from './callbackRoute.js';
 import { createLoginRoutes } from './loginRoutes.js';
-import type { LoginRoutesOptions } from './loginRoutes.js';
+import type { LoginRoutes, LoginRoutesOptions } from './loginRoutes.js';
 import { allowed, routeFor } from './mount.js';
 import { pathOf } from './paths.js';
 
@@ -149,7 +149,16 @@ function routesOf(
       return (req as unknown as { logIn(user: unknown): Promise<void> }).logIn(user);
     },
   };
-  const routes = createLoginRoutes(OWNER, setup, runner, mount);
+  return fastifyRoutes(createLoginRoutes(OWNER, setup, runner, mount));
+}
+
+/**
+ * A Fastify plugin registering the mount's routes, each answered through the reply; the routes
+ * get a form parser of their own when the app has none.
+ */
+export function fastifyRoutes(
+  routes: LoginRoutes,
+): (child: FastifyHooks, options: unknown, done: (err?: Error) => void) => void {
   const { paths } = routes;
   return (child, _options, done) => {
     if (!child.hasContentTypeParser('application/x-www-form-urlencoded')) {

@@ -48,10 +48,24 @@ const OWNER = 'magicLinkRoutes()';
  * // GET /auth/sign-in, POST /auth/magic-link, GET /auth/waiting, GET /auth/status, GET|POST /auth/callback
  */
 export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOptions): MagicLinkRoutesMiddleware {
-  const setup = setupOf(OWNER, strategy);
+  return createMount(OWNER, strategy, options).middleware;
+}
+
+/** The routes of the one mount and the middleware that serves them, for a host's own wiring. */
+export interface Mount {
+  routes: LoginRoutes;
+  middleware: MagicLinkRoutesMiddleware;
+}
+
+/**
+ * `magicLinkRoutes()` under another name (`owner`, in option errors): every option checked, the
+ * routes built, Passport run as Express and Connect run it. The NestJS module mounts the same.
+ */
+export function createMount(owner: string, strategy: object, options: MagicLinkRoutesOptions): Mount {
+  const setup = setupOf(owner, strategy);
   if (typeof options !== 'object' || options === null) {
     throw optionError(
-      OWNER,
+      owner,
       'options',
       'an object with passport (the app\'s Passport: import passport from "passport")',
     );
@@ -59,7 +73,7 @@ export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOption
   const { passport, ...rest } = options;
   if (typeof passport !== 'object' || passport === null || typeof passport.authenticate !== 'function') {
     throw optionError(
-      OWNER,
+      owner,
       'passport',
       "the app's Passport, with the strategy registered: import passport from 'passport'",
     );
@@ -76,8 +90,8 @@ export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOption
       });
     },
   };
-  const routes = createLoginRoutes(OWNER, setup, runner, rest);
-  return function magicLinkRoutes(req, res, next) {
+  const routes = createLoginRoutes(owner, setup, runner, rest);
+  const middleware: MagicLinkRoutesMiddleware = function magicLinkRoutes(req, res, next) {
     const handle = routeFor(routes, pathOf(req as HttpRequest & { originalUrl?: unknown }), req.method);
     if (handle === undefined) return next();
     // Connect sets no `req.res`: the strategy's pages find the response through this link.
@@ -85,6 +99,7 @@ export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOption
     if (handle === 'method') return methodNotAllowed(res, allowed(routes, pathOf(req)));
     handle(req as HttpRequest, res, next);
   };
+  return { routes, middleware };
 }
 
 type Handler = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;

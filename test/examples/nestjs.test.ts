@@ -14,11 +14,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { ENDPOINTS } from '../../src/client/index.js';
-import { AppModule } from '../../examples/nestjs/app.module.js';
-import { configureApp, createApp } from '../../examples/nestjs/app.js';
-import { CONFIG } from '../../examples/nestjs/config.js';
+import cookieSession from 'cookie-session';
+import passport from 'passport';
+import { sessionCompat } from 'passport-otpless';
+import { OtplessModule } from 'passport-otpless/nest';
+import { createApp } from '../../examples/nestjs/app.js';
 import type { NestExampleConfig } from '../../examples/nestjs/config.js';
-import { MagicLinkAuthStrategy } from '../../examples/nestjs/magic-link.strategy.js';
 import { MemoryUserDirectory } from '../../examples/nestjs/users.js';
 import type { AppUser, UserDirectory } from '../../examples/nestjs/users.js';
 import { Browser } from './helpers/browser.js';
@@ -26,9 +27,10 @@ import type { Page } from './helpers/browser.js';
 import { ensureBuilt } from './helpers/ensureBuild.js';
 import { linkTo, openLink } from './helpers/inbox.js';
 
-// The NestJS example (examples/nestjs) as it runs: Nest 12 on Express, @nestjs/passport's
-// PassportStrategy mixin around MagicLinkStrategy, cookie-session, over real sockets against
-// the emulator. The example imports 'passport-otpless', which resolves to dist/.
+// The NestJS example (examples/nestjs) as it runs: Nest 12 on Express, OtplessModule from
+// passport-otpless/nest (the one mount, its pages, the error filter) and LowRiskGuard,
+// cookie-session, over real sockets against the emulator. The example imports
+// 'passport-otpless' and 'passport-otpless/nest', which resolve to dist/.
 
 const CLIENT = { clientId: 'nest-example-client', clientSecret: 'nest-example-secret-value' };
 const JSON_ACCEPT = { accept: 'application/json' };
@@ -169,20 +171,35 @@ describe('NestJS example: login', () => {
     expect(status.json()).toMatchObject({ status: 'pending' });
   });
 
-  it("answers a service failure on the callback with the package's 503, through the example's exception filter", async () => {
+  it("answers a service failure on the callback with the package's 503 and its error page", async () => {
     const users = new CountingDirectory(async (profile) => ({ id: profile.id }));
     const { browser } = await startExample(users);
     await browser.postJson('/auth/magic-link', { email: 'down@example.com' });
     emulator.fault({ path: ENDPOINTS.verifyCode.path, status: 503, times: 1 });
     const callback = await openLink(browser, linkTo(emulator, 'down@example.com'));
     expect(callback.status).toBe(503);
-    expect(callback.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } });
+    expect(callback.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(callback.text).toContain('SERVICE_UNAVAILABLE');
+    expect(callback.text).toContain('href="/auth/sign-in"');
     expect(users.calls).toBe(0);
+  });
+
+  it("serves the package's sign-in and waiting pages, no page of the app's own", async () => {
+    const { browser } = await startExample();
+    const signIn = await browser.get('/auth/sign-in');
+    expect(signIn.status).toBe(200);
+    expect(signIn.text).toContain('action="/auth/magic-link"');
+    const sent = await browser.postForm('/auth/magic-link', { email: 'pages@example.com' });
+    expect(sent.status).toBe(303);
+    expect(sent.location).toMatch(/\/auth\/waiting$/);
+    const waiting = await browser.get('/auth/waiting');
+    expect(waiting.status).toBe(200);
+    expect(waiting.text).toContain('•••@example.com');
   });
 });
 
-describe('NestJS example: validate() runs once, whatever it does', () => {
-  it('a user: signed in, validate called once with the profile', async () => {
+describe('NestJS example: the verify function runs once, whatever it does', () => {
+  it('a user: signed in, verify called once with the profile', async () => {
     const seen: string[] = [];
     const users = new CountingDirectory(async (profile) => {
       seen.push(profile.id);
@@ -196,18 +213,19 @@ describe('NestJS example: validate() runs once, whatever it does', () => {
     expect(seen).toEqual(['once@example.com']);
   });
 
-  it('null: 401 USER_REFUSED, nobody signed in, validate called once', async () => {
+  it("null: 401 USER_REFUSED on the package's error page, nobody signed in, verify called once", async () => {
     const directory = new MemoryUserDirectory(new Set(['blocked@example.com']));
     const users = new CountingDirectory((profile) => directory.signIn(profile));
     const { browser } = await startExample(users);
     const callback = await logIn(browser, 'blocked@example.com');
     expect(callback.status).toBe(401);
-    expect(callback.json()).toEqual({ error: { code: 'USER_REFUSED', message: expect.any(String) } });
+    expect(callback.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(callback.text).toContain('USER_REFUSED');
     expect((await browser.get('/me', JSON_ACCEPT)).status).toBe(401);
     expect(users.calls).toBe(1);
   });
 
-  it("a thrown Error: Nest's 500, nobody signed in, validate called once", async () => {
+  it("a thrown Error: Nest's 500, nobody signed in, verify called once", async () => {
     const users = new CountingDirectory(async () => {
       throw new Error('user directory is down');
     });
@@ -220,7 +238,7 @@ describe('NestJS example: validate() runs once, whatever it does', () => {
     expect(users.calls).toBe(1);
   });
 
-  it('a thrown HttpException: Nest answers it as it is (403), validate called once', async () => {
+  it('a thrown HttpException: Nest answers it as it is (403), verify called once', async () => {
     const users = new CountingDirectory(async () => {
       throw new ForbiddenException('Your account is suspended.');
     });
@@ -246,22 +264,37 @@ class WithRequestStrategy extends PassportStrategy(MagicLinkStrategy, 'magic-lin
   }
 }
 
-describe('NestJS: the PassportStrategy mixin with passReqToCallback', () => {
-  it('hands validate the request and the profile, once', async () => {
+class AuthModule {}
+
+describe("NestJS: @nestjs/passport's PassportStrategy mixin as a provider, mounted by OtplessModule.forRootAsync", () => {
+  it('hands validate the request and the profile, once, and signs in', async () => {
     let strategy: WithRequestStrategy | undefined;
     const { browser } = await serve(async (config) => {
-      const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config)] })
-        .overrideProvider(MagicLinkAuthStrategy)
-        .useFactory({ factory: (c: NestExampleConfig) => (strategy = new WithRequestStrategy(c)), inject: [CONFIG] })
-        .compile();
+      passport.serializeUser((user: Express.User, done) => done(null, user));
+      passport.deserializeUser((user: Express.User, done) => done(null, user));
+      // The strategy is a provider of the app's own module; the mixin registers it with Passport.
+      const auth = {
+        module: AuthModule,
+        providers: [{ provide: WithRequestStrategy, useFactory: () => (strategy = new WithRequestStrategy(config)) }],
+        exports: [WithRequestStrategy],
+      };
+      const moduleRef = await Test.createTestingModule({
+        imports: [
+          OtplessModule.forRootAsync({
+            imports: [auth],
+            inject: [WithRequestStrategy],
+            useFactory: (given: WithRequestStrategy) => ({ strategy: given, passport, successRedirect: '/auth/done' }),
+          }),
+        ],
+      }).compile();
       const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-      configureApp(app, config);
+      app.use(cookieSession({ name: 'session', keys: config.sessionKeys }), sessionCompat(), passport.session());
       return app;
     });
     expect(strategy).toBeInstanceOf(MagicLinkStrategy);
     const callback = await logIn(browser, 'with-req@example.com');
     expect(callback.status).toBe(303);
+    expect(callback.location).toMatch(/\/auth\/done$/);
     expect(strategy!.calls).toEqual([{ userAgent: 'ExamplesTestBrowser/1.0', id: 'with-req@example.com' }]);
-    expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ id: 'with-req@example.com' });
   });
 });

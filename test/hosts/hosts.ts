@@ -233,8 +233,8 @@ const connectHost: HostDefinition = {
 };
 
 /**
- * examples/nestjs as it is, on either platform, with the same guard classes. It imports
- * 'passport-otpless' (dist/), so the suite builds the package first.
+ * examples/nestjs as it is, on either platform, with the same module and guard. It imports
+ * 'passport-otpless' and 'passport-otpless/nest' (dist/), so the suite builds the package first.
  */
 interface NestApp {
   init(): Promise<unknown>;
@@ -261,8 +261,8 @@ function nestHost(platform: 'express' | 'fastify'): HostDefinition {
     session: platform === 'express' ? 'cookie-session' : '@fastify/session',
     note:
       platform === 'express'
-        ? 'examples/nestjs: `AuthGuard` extended to log in, `requireLowRisk()` in a `CanActivate` guard'
-        : 'the same classes; Passport itself (not @fastify/passport) with @fastify/session, `otplessFastify()`, `passport.session()` in a preHandler hook',
+        ? 'examples/nestjs: `OtplessModule.forRoot({ strategy, passport })` from `passport-otpless/nest`, `LowRiskGuard`'
+        : 'the same module; Passport itself (not @fastify/passport) with @fastify/session, `passport.session()` in a preHandler hook',
     successStatus: 303,
     logoutPath: '/auth/logout',
     async me(browser) {

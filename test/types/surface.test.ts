@@ -108,3 +108,14 @@ describe('passport-otpless/emulator', () => {
     expect(typeof esm.startEmulator).toBe('function');
   });
 });
+
+const NEST = ['IdentityGuard', 'LowRiskGuard', 'OtplessExceptionFilter', 'OtplessModule', 'OtplessMount'];
+
+describe('passport-otpless/nest', () => {
+  it('holds the NestJS module, its guards and its filter, for import and require', async () => {
+    const esm = await import('passport-otpless/nest');
+    expect(names(esm)).toEqual(NEST);
+    expect(names(require('passport-otpless/nest') as object)).toEqual(NEST);
+    expect(typeof esm.OtplessModule.forRoot).toBe('function');
+  });
+});
