@@ -28,12 +28,6 @@ const PHONE = { width: 390, height: 844 };
  * reloads every 5 s. These wait on URLs and selectors, never on time.
  */
 const WAIT = { timeout: 45_000 };
-/**
- * Hosts whose app does not run the one mount yet: examples/nestjs writes its own auth controller
- * (no sign-in or waiting page) until the shipped Nest integration replaces it. Shown as skipped,
- * with this reason, so the gap stays visible; remove an id once its host runs the one mount.
- */
-const WITHOUT_THE_MOUNT = new Set(['nest-express', 'nest-fastify']);
 /** What a stack trace or a server path looks like in a page. */
 const STACK = /\bat \S+ \(|node:internal|node_modules|\/src\/|\.[cm]?[jt]s:\d+/;
 
@@ -119,14 +113,8 @@ if (!existsSync(CHROMIUM)) {
     expect(problems, name).toEqual([]);
   }
 
-  for (const host of HOSTS.filter((h) => WITHOUT_THE_MOUNT.has(h.id))) {
-    describe(`the one mount on ${host.label} with ${host.session}`, () => {
-      it.skip('examples/nestjs does not run the one mount yet (no sign-in or waiting page)', () => {});
-    });
-  }
-
   const withTheMount = HOSTS.map((host, index) => ({ ...host, index, name: `${host.label} with ${host.session}` }));
-  describe.each(withTheMount.filter((host) => !WITHOUT_THE_MOUNT.has(host.id)))(
+  describe.each(withTheMount)(
     'the one mount on $name, in real Chromium, with no page of the app',
     (host) => {
       let app: RunningHost;
