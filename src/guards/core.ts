@@ -44,13 +44,15 @@ export function checkGuardOptions(
   options: unknown,
   known: readonly string[] = GUARD_OPTION_NAMES,
 ): GuardOptions {
-  if (options === undefined) return {};
-  const { loginUrl } = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
-  refuseUnknownOptions(`${guard}()`, options as object, known);
+  // Own keys only (no prototype): a polluted Object.prototype.loginUrl is no option.
+  if (options === undefined) return Object.create(null) as GuardOptions;
+  const own = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
+  const { loginUrl } = own;
+  refuseUnknownOptions(`${guard}()`, own, known);
   if (loginUrl !== undefined && !isSafeLocalPath(loginUrl)) {
     throw optionError(`${guard}()`, 'loginUrl', "a path on this site, such as '/login'");
   }
-  return options as GuardOptions;
+  return own;
 }
 
 /**

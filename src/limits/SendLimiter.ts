@@ -71,7 +71,7 @@ export class SendLimiter {
     if (resolved.redis) {
       this.#counts = new RedisLimitCounts({ client: resolved.redis, kind: 'node-redis' }, resolved.prefix);
     } else if (store) {
-      const prefix = options.prefix !== undefined ? resolved.prefix : `${store.prefix}limit:`;
+      const prefix = Object.hasOwn(options, 'prefix') ? resolved.prefix : `${store.prefix}limit:`;
       this.#counts = new RedisLimitCounts(store.redis, prefix);
     } else {
       this.#counts = new MemoryLimitCounts(clock);

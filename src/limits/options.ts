@@ -1,4 +1,4 @@
-import { intOption, optionError, unknownOptionError } from '../options.js';
+import { intOption, optionError, ownOptions, unknownOptionError } from '../options.js';
 
 /**
  * A budget: at most `limit` sends in a fixed window of `windowSeconds`.
@@ -85,7 +85,8 @@ export function checkSendLimits(owner: string, value: unknown, path = ''): Resol
     if (path === '') throw new TypeError(`${owner}: options must be ${LIMITS_EXPECTED}`);
     throw optionError(owner, path.slice(0, -1), LIMITS_EXPECTED);
   }
-  const options = (value ?? {}) as SendLimitsOptions;
+  // Own keys only (no prototype): a polluted Object.prototype.perIp is no option.
+  const options = ownOptions((value ?? {}) as SendLimitsOptions);
   for (const key of Object.keys(options)) {
     if (!(KNOWN as readonly string[]).includes(key)) throw unknownOptionError(owner, `${path}${key}`, KNOWN);
   }
@@ -122,7 +123,7 @@ function checkLimit(
   if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => !LIMIT_KEYS.includes(k))) {
     throw optionError(owner, `${path}${name}`, expected);
   }
-  const limit = value as SendLimit;
+  const limit = ownOptions(value as SendLimit);
   const at = `${path}${name}.`;
   const count = intOption(owner, prefixed(limit, at), `${at}limit`, 1, 1_000_000);
   const windowSeconds = intOption(owner, prefixed(limit, at), `${at}windowSeconds`, 1, 604_800);

@@ -179,8 +179,13 @@ const OPTION_NAMES = Object.keys({
 } satisfies Record<keyof MagicLinkStrategyOptions, true>);
 
 /** Checks the options when the strategy is built; each bad option throws a TypeError naming it. */
-export function resolveStrategyOptions(options: MagicLinkStrategyOptions): ResolvedStrategyOptions {
-  optionsObject(PREFIX, options, 'an object with callbackUrl and clientId/clientSecret (or client)');
+export function resolveStrategyOptions(input: MagicLinkStrategyOptions): ResolvedStrategyOptions {
+  // Own keys only, in an object with no prototype: a polluted Object.prototype is no option.
+  const options = optionsObject<MagicLinkStrategyOptions>(
+    PREFIX,
+    input,
+    'an object with callbackUrl and clientId/clientSecret (or client)',
+  );
   // A misspelt option would otherwise pass in silence: `crossdevice: 'refuse'` leaves the handoff on.
   refuseUnknownOptions(PREFIX, options, OPTION_NAMES);
 
