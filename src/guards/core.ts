@@ -3,7 +3,7 @@ import { sessionOf } from '../session/session.js';
 import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { readLoginRecord } from '../session/loginRecord.js';
+import { LOGIN_RECORD_KEY, readLoginRecord } from '../session/loginRecord.js';
 import type { LoginRecord } from '../session/loginRecord.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { OtplessSetupError } from '../errors.js';
@@ -69,6 +69,11 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
     if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     if (!sessionOf(req)) return next(OtplessSetupError.missingSession());
     const record = readLoginRecord(req);
+    // A record that is not this user's: another login (another strategy's, say) replaced the
+    // magic-link one in this session. That login must sign in again: 401, as for no login.
+    if (!record && sessionOf(req)?.[LOGIN_RECORD_KEY] !== undefined) {
+      return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
+    }
     if (!record) {
       return next(
         new OtplessSetupError(
