@@ -71,7 +71,8 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
     const record = readLoginRecord(req);
     // A record that is not this user's: another login (another strategy's, say) replaced the
     // magic-link one in this session. That login must sign in again: 401, as for no login.
-    if (!record && sessionOf(req)?.[LOGIN_RECORD_KEY] !== undefined) {
+    const stored: unknown = sessionOf(req)?.[LOGIN_RECORD_KEY];
+    if (!record && stored !== undefined && stored !== null) {
       return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     }
     if (!record) {
