@@ -47,6 +47,18 @@ export interface SendLimitsOptions {
   redis?: SendLimitsRedisClient;
   /** Prefix of the Redis keys. Default 'otpless:limit:'. */
   prefix?: string;
+  /**
+   * The secret the keys' digests (HMAC-SHA256) are keyed with, at least 32 characters, the same
+   * on every instance: required with `redis`; the strategy passes its store secret for `store`.
+   * In memory, a random key of the limiter by default.
+   */
+  secret?: string;
+  /**
+   * The most counts the memory store holds at once, 1,000 to 10,000,000 (at most 48 bytes
+   * each). Default 250,000 (12 MiB). At the bound a send that needs a new count is refused (429
+   * `RATE_LIMITED`) until the earliest count ends. Not used with Redis.
+   */
+  maxCounts?: number;
 }
 
 /**
@@ -70,10 +82,12 @@ export interface ResolvedSendLimits {
   perIp: Readonly<SendLimit> | false;
   redis: SendLimitsRedisClient | undefined;
   prefix: string;
+  secret: string | undefined;
+  maxCounts: number | undefined;
 }
 
-const LIMITS_EXPECTED = 'an object with perDestination, perIp, redis or prefix (or false)';
-const KNOWN = ['perDestination', 'perIp', 'redis', 'prefix'] as const;
+const LIMITS_EXPECTED = 'an object with perDestination, perIp, redis, prefix, secret or maxCounts (or false)';
+const KNOWN = ['perDestination', 'perIp', 'redis', 'prefix', 'secret', 'maxCounts'] as const;
 const LIMIT_KEYS = ['limit', 'windowSeconds'];
 
 /**
@@ -101,11 +115,18 @@ export function checkSendLimits(owner: string, value: unknown, path = ''): Resol
   ) {
     throw optionError(owner, `${path}redis`, 'a node-redis client (createClient() of the redis package)');
   }
+  const secret = options.secret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
+    throw optionError(owner, `${path}secret`, 'a string of at least 32 characters (a random secret of the app)');
+  }
+  const maxCounts = intOption(owner, prefixed(options, path), `${path}maxCounts`, 1_000, 10_000_000);
   return {
     perDestination: checkLimit(owner, options, 'perDestination', path, DEFAULT_SEND_LIMITS.perDestination),
     perIp: checkLimit(owner, options, 'perIp', path, DEFAULT_SEND_LIMITS.perIp),
     redis,
     prefix,
+    secret,
+    maxCounts,
   };
 }
 

@@ -213,9 +213,8 @@ export function resolveStrategyOptions(input: MagicLinkStrategyOptions): Resolve
   const flowStore = given ?? options.flowStore;
   // One store for flows and used-token marks (the memory store gives marks their own budget).
   const store = flowStore ?? new MemoryFlowStore();
-  const secrets = new StoreSecrets(
-    storeSecretOf(options, flowStore !== undefined && !(flowStore instanceof MemoryFlowStore)),
-  );
+  const storeSecret = storeSecretOf(options, flowStore !== undefined && !(flowStore instanceof MemoryFlowStore));
+  const secrets = new StoreSecrets(storeSecret);
   const requestIdsDiffer = boolOption(PREFIX, options, 'requestIdsDiffer') ?? false;
 
   const confirm = boolOption(PREFIX, options, 'confirm');
@@ -231,7 +230,7 @@ export function resolveStrategyOptions(input: MagicLinkStrategyOptions): Resolve
   }
   const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
   const channel = oneOfOption(PREFIX, options, 'channel', MAGIC_LINK_CHANNELS);
-  const limiter = resolveLimiter(options.limits, given instanceof RedisFlowStore ? given : undefined);
+  const limiter = resolveLimiter(options.limits, given instanceof RedisFlowStore ? given : undefined, storeSecret);
 
   let client: OtplessClient;
   if (options.client !== undefined) {
@@ -297,12 +296,17 @@ function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
  * `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one,
  * counting in the `store` option's Redis when there is one.
  */
-function resolveLimiter(limits: MagicLinkStrategyOptions['limits'], redis?: RedisFlowStore): SendLimiter | undefined {
+function resolveLimiter(
+  limits: MagicLinkStrategyOptions['limits'],
+  redis: RedisFlowStore | undefined,
+  secret: string | Buffer,
+): SendLimiter | undefined {
   if (limits === false) return undefined;
   if (limits instanceof SendLimiter) return limits;
   // Checked here first, so that errors name `limits.<option>` of the strategy.
   checkSendLimits(PREFIX, limits, 'limits.');
-  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix } : undefined);
+  // In the store's Redis the keys are digests under the store secret, alike on every instance.
+  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix, secret } : undefined);
 }
 
 /**
