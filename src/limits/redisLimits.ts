@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { labelledDigest } from '../crypto.js';
+import { whenReady } from '../stores/redis.js';
 import type { CountsTaken, LimitCounts, SendCounts } from './counts.js';
 
 /** The Redis client the limits count in, and which kind it is. */
@@ -195,11 +196,16 @@ export class RedisLimitCounts implements LimitCounts {
     return labelledDigest(this.digestKey, 'send limit key', key);
   }
 
-  /** One script call: refused at once while the client is disconnected, bounded in time otherwise. */
+  /**
+   * One script call: refused at once while the client is disconnected; a client still making its
+   * first connection is waited for (`whenReady`) within the same deadline as the answer.
+   */
   async #run(s: Script, keys: string[], args: string[]): Promise<unknown> {
-    if (!this.#ready()) throw new Error('the Redis client is not connected');
+    const started = performance.now();
+    if (!this.#ready()) await whenReady(this.#kind, this.#client, STORE_DEADLINE_MS);
+    const left = Math.max(1, STORE_DEADLINE_MS - (performance.now() - started));
     try {
-      return await withDeadline(this.#call(true, s, keys, args));
+      return await withDeadline(this.#call(true, s, keys, args), left);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
       // The server (or this cluster node) has not seen the script yet: send it once.
@@ -238,10 +244,10 @@ function splitBySlot(all: Group): Group[] {
   return groups;
 }
 
-function withDeadline<T>(promise: Promise<T>): Promise<T> {
+function withDeadline<T>(promise: Promise<T>, ms = STORE_DEADLINE_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), ms);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
