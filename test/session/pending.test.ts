@@ -1,5 +1,6 @@
 // The pending sends of a session: each serves one login, taken out before it is compared, and a
 // callback that binds to nothing leaves the others alone.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   allPending,
@@ -115,5 +116,28 @@ describe('pending sends', () => {
     rememberPending(session, send('flow-a', 'request-a'), 0);
     expect(takePendingByFlow(session, 'flow-a', 1)?.flowId).toBe('flow-a');
     expect(session).toEqual({});
+  });
+});
+
+describe('destination hashes under a key', () => {
+  const key = Buffer.alloc(32, 7);
+  const other = Buffer.alloc(32, 8);
+  const unkeyed = (value: string) =>
+    createHash('sha256').update(`destination\0${value.toLowerCase()}`).digest('base64url').slice(0, 22);
+
+  it('with a key, a session holds no hash a reader can recompute from a guessed number', () => {
+    const session: SessionLike = {};
+    rememberPending(session, { ...send('f-keyed', 'r-keyed'), destinations: ['+14155550123'] }, 0, key);
+    const [stored] = allPending(session);
+    expect(stored!.destinationHashes).toEqual([hashDestination('+14155550123', key)]);
+    expect(stored!.destinationHashes[0]).not.toBe(unkeyed('+14155550123'));
+    expect(stored!.destinationHashes[0]).not.toBe(hashDestination('+14155550123', other));
+    // Compared in lower case, as before, and 22 characters, as before.
+    expect(hashDestination('Ada@Example.com', key)).toBe(hashDestination('ada@example.com', key));
+    expect(hashDestination('ada@example.com', key)).toMatch(/^[\w-]{22}$/);
+  });
+
+  it('without a key, the hash is the one earlier versions wrote', () => {
+    expect(hashDestination('Ada@Example.com')).toBe(unkeyed('ada@example.com'));
   });
 });
