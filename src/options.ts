@@ -90,7 +90,29 @@ const ACRONYM_SPELLINGS: Readonly<Record<string, string>> = {
   redirectURI: 'redirectUri',
 };
 
-/** The options object itself, or a `TypeError` saying what to pass. */
+/**
+ * The own enumerable keys of `options` in an object with no prototype. An entry another module
+ * put on `Object.prototype` (prototype pollution) is then never read as an option: a polluted
+ * `crossDevice: 'accept'` or `limits: false` must not turn a defence off.
+ *
+ * @example
+ * const own = ownOptions(options); // own.limits is undefined unless options has it itself
+ */
+export function ownOptions<T extends object>(options: T): T {
+  const own = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(options)) own[key] = (options as Record<string, unknown>)[key];
+  return own as T;
+}
+
+/** The value of an option only when `options` has it itself (see `ownOptions`). */
+export function ownOption(options: object, name: string): unknown {
+  return Object.hasOwn(options, name) ? (options as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * The options object as its own keys only (`ownOptions`: read the returned object, not the
+ * one given), or a `TypeError` saying what to pass.
+ */
 export function optionsObject<T extends object>(owner: string, options: unknown, expected: string): T {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${owner}: options must be ${expected}`);
@@ -100,7 +122,7 @@ export function optionsObject<T extends object>(owner: string, options: unknown,
       throw new TypeError(`${owner}: options.${spelt} is spelt ${name} here (acronyms are written as words)`);
     }
   }
-  return options as T;
+  return ownOptions(options as T);
 }
 
 /** An optional whole number in [min, max]. */
@@ -111,7 +133,7 @@ export function intOption<T extends object>(
   min: number,
   max: number,
 ): number | undefined {
-  const value: unknown = options[name];
+  const value: unknown = ownOption(options, name);
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw optionError(owner, name, `a whole number from ${min} to ${max}`);
@@ -121,14 +143,14 @@ export function intOption<T extends object>(
 
 /** An optional boolean. */
 export function boolOption<T extends object>(owner: string, options: T, name: keyof T & string): boolean | undefined {
-  const value: unknown = options[name];
+  const value: unknown = ownOption(options, name);
   if (value !== undefined && typeof value !== 'boolean') throw optionError(owner, name, 'true or false');
   return value;
 }
 
 /** An optional function. */
 export function functionOption<T extends object, F>(owner: string, options: T, name: keyof T & string): F | undefined {
-  const value: unknown = options[name];
+  const value: unknown = ownOption(options, name);
   if (value !== undefined && typeof value !== 'function') throw optionError(owner, name, 'a function');
   return value as F | undefined;
 }
@@ -140,7 +162,7 @@ export function oneOfOption<T extends object, V extends string>(
   name: keyof T & string,
   allowed: readonly V[],
 ): V | undefined {
-  const value: unknown = options[name];
+  const value: unknown = ownOption(options, name);
   if (value === undefined) return undefined;
   if (!(allowed as readonly unknown[]).includes(value)) {
     throw optionError(owner, name, `one of ${allowed.map((v) => `'${v}'`).join(', ')}`);

@@ -90,8 +90,9 @@ const OWNER = 'botCheck()';
  * @example
  * new MagicLinkStrategy({ ..., botCheck: botCheck({ provider: 'turnstile', secret: process.env.TURNSTILE_SECRET, siteKey: '0x4AAA...' }) }, verify);
  */
-export function botCheck(options: BotCheckOptions): BotCheck {
-  optionsObject(OWNER, options, 'an object with provider, secret and siteKey');
+export function botCheck(given: BotCheckOptions): BotCheck {
+  // Own keys only: a polluted Object.prototype is no option.
+  const options = optionsObject<BotCheckOptions>(OWNER, given, 'an object with provider, secret and siteKey');
   refuseUnknownOptions(OWNER, options, ['provider', 'secret', 'siteKey', 'timeoutMs', 'verifyUrl', 'minScore']);
   if (typeof options.provider !== 'string' || !Object.hasOwn(PROVIDERS, options.provider)) {
     throw optionError(OWNER, 'provider', "'turnstile', 'hcaptcha' or 'recaptcha'");

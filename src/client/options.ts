@@ -60,8 +60,9 @@ const CREDENTIAL = /^[\x21-\x7e]{1,4096}$/;
  * Checks every option and fills in defaults. Throws a `TypeError` naming the bad option; the
  * message never repeats a value (it could be the secret).
  */
-export function resolveOptions(options: OtplessClientOptions): ResolvedOptions {
-  optionsObject(OWNER, options, 'an object with clientId and clientSecret');
+export function resolveOptions(given: OtplessClientOptions): ResolvedOptions {
+  // Own keys only: an entry on a polluted Object.prototype is never an option.
+  const options = optionsObject<OtplessClientOptions>(OWNER, given, 'an object with clientId and clientSecret');
   refuseUnknownOptions(OWNER, options, OPTION_NAMES);
   return {
     clientId: credential(options.clientId, 'clientId'),

@@ -38,25 +38,66 @@ export function secretForms(value: string): string[] {
     base64,
     base64.replace(/=+$/, ''),
     Buffer.from(value, 'utf8').toString('base64url'),
+    ...embeddedBase64(value),
   ]);
   return [...forms].filter((form) => form !== '');
+}
+
+/** Shorter cores than this would mask ordinary words of a message. */
+const MIN_CORE = 8;
+
+/**
+ * The value inside a longer base64 string (`client_secret=...&code=...` encoded whole): its
+ * characters depend on where the value starts modulo 3 bytes, so for each of the three starts
+ * the run of characters made of the value's bytes alone, standard and URL-safe. The one or two
+ * characters at each edge also carry a neighbour's bits and stay.
+ */
+function embeddedBase64(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const cores: string[] = [];
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole <= 0) continue;
+    const core = bytes.subarray(skip, skip + whole);
+    const text = core.toString('base64');
+    if (text.length < MIN_CORE) continue;
+    cores.push(text, core.toString('base64url'));
+  }
+  return cores;
 }
 
 /** The value as HTML escapers write it; they differ only in how they write the apostrophe. */
 function htmlEscaped(value: string): string[] {
   const base = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return ['&#39;', '&#x27;', '&apos;'].map((apostrophe) => base.replace(/'/g, apostrophe));
+  // Numeric entities are read back before matching (`unescapeEchoes`): `&#39;` is `'` by then.
+  return [base, ...['&#39;', '&#x27;', '&apos;'].map((apostrophe) => base.replace(/'/g, apostrophe))];
 }
 
 /** Replaces every occurrence of each secret form, then every query string, and truncates. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
+  let out = unescapeEchoes(text);
   // Longest first, so a form containing another is replaced whole.
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }
   out = out.replace(QUERY, `?${MASK}`);
   return out.length > MAX_TEXT ? `${out.slice(0, MAX_TEXT)}...` : out;
+}
+
+/**
+ * The text with the escapes a server may write any character in read back: JSON's `\/` and
+ * `\uXXXX` (PHP's `json_encode` writes `/` as `\/`, and its `JSON_HEX_*` flags `<>&'"` as
+ * `\u003C`...), and numeric HTML entities (`&#47;`, `&#x2F;`), in any mix and case. What is left
+ * is matched against the forms of each secret.
+ */
+function unescapeEchoes(text: string): string {
+  return text
+    .replace(/\\\//g, '/')
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    .replace(/&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));/g, (m, hex?: string, dec?: string) => {
+      const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(dec);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    });
 }
 
 /** `%2F` -> `%2f`: the same bytes, as some servers and proxies write them. */

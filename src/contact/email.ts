@@ -106,14 +106,42 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
   return { address: `${local}@${ascii}` };
 }
 
+/**
+ * A top-level label that can exist: letters only (RFC 1123 2.1, RFC 3696 2), or an A-label
+ * (`xn--p1ai`, `.рф`). `tld-2`, `t2` or `123` are no top-level domain anywhere.
+ */
+const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+/** The dots UTS #46 maps to `.`: a label typed between them is a label. */
+const LABEL_DOTS = /[.\u3002\uff0e\uff61]/;
+/**
+ * Delegated IDN top-level domains whose letters are each some ASCII letter's look-alike
+ * (`.орг`, `.рус`: a whole-script confusable by UTS #39 alone). They are the registry's own
+ * names: nobody registers a look-alike of them, so as the last label they are not refused.
+ */
+const REAL_IDN_TLDS: ReadonlySet<string> = new Set([
+  'рф', 'орг', 'рус', 'срб', 'бг', 'мкд', 'укр', 'қаз', 'мон', 'бел', 'ком', 'сайт', 'онлайн', 'дети', 'москва',
+  'католик', 'ею', 'ελ', 'ευ',
+]); // prettier-ignore
+
+/** True when a label passes UTS #39, or is a real IDN top-level domain in last place. */
+function labelPasses(label: string, last: boolean): boolean {
+  return passesUts39(label) || (last && REAL_IDN_TLDS.has(label.toLowerCase()));
+}
+
 /** The domain in lower-case ASCII (A-labels for international labels), or the problem with it. */
 function asciiDomain(domain: string, international: boolean): string | { problem: EmailProblem } {
+  if (international) {
+    // Look-alikes are compared as typed, before UTS #46 folds the case: `Ʒ` is `3` to the eye,
+    // its small `ʒ` is no ASCII letter's look-alike, and `ВАНК` reads `BAHK` while `ванк` does not.
+    const typed = domain.split(LABEL_DOTS);
+    if (typed.some((label, i) => !labelPasses(label, i === typed.length - 1))) return { problem: 'lookalike' };
+  }
   const ascii = international ? toASCII(domain, UTS46) : domain.toLowerCase();
   if (!ascii || ascii.length > MAX_DOMAIN) return { problem: 'format' };
   const labels = ascii.split('.');
   const tld = labels.at(-1) ?? '';
-  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^\d+$/.test(tld)) return { problem: 'format' };
-  for (const label of labels) {
+  if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || !TLD.test(tld)) return { problem: 'format' };
+  for (const [i, label] of labels.entries()) {
     if (!label.startsWith('xn--')) continue;
     // A punycode label is an international one, however it was typed.
     if (!international) return { problem: 'international' };
@@ -122,7 +150,7 @@ function asciiDomain(domain: string, international: boolean): string | { problem
     if (!IDNA2008_LABEL.test(unicode.domain)) return { problem: 'format' };
     if (unicode.domain.normalize('NFKC') !== unicode.domain || HIDDEN.test(unicode.domain))
       return { problem: 'lookalike' };
-    if (!passesUts39(unicode.domain)) return { problem: 'lookalike' };
+    if (!labelPasses(unicode.domain, i === labels.length - 1)) return { problem: 'lookalike' };
   }
   return ascii;
 }

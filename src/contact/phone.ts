@@ -7,7 +7,7 @@
  * Every number that leaves this file is E.164: `+` and digits, e.g. `+919876543210`.
  */
 import { Metadata } from 'libphonenumber-js/core';
-import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { CountryCode, NumberType } from 'libphonenumber-js/max';
 // The same metadata module `/max` reads (one copy): its CommonJS build exports no `Metadata`.
 import maxMetadata from 'libphonenumber-js/max/metadata';
@@ -101,7 +101,22 @@ export function readTypedPhone(input: unknown, defaultCountry?: CountryCode): Ph
   if (typed === undefined) return { problem: 'format' };
   if (typed.startsWith('+')) return read(typed);
   if (defaultCountry === undefined) return { problem: 'countryCode' };
-  return dialledReading(typed, defaultCountry, read(typed, defaultCountry));
+  return ownCodeReading(typed, defaultCountry, dialledReading(typed, defaultCountry, read(typed, defaultCountry)));
+}
+
+/**
+ * A number typed without `+` that starts with the country's own calling code may be a national
+ * number or the international one with the `+` left out: `4915123456789` on a German site is
+ * `+49 491 5123456789` read nationally and `+49 1512 3456789` read with its code, both valid.
+ * When both readings are valid numbers and differ, it is refused (`countryCode`: the person is
+ * asked for the `+`) rather than one of them chosen.
+ */
+function ownCodeReading(typed: string, country: CountryCode, reading: PhoneReading): PhoneReading {
+  if (reading.e164 === undefined) return reading;
+  const digits = typed.replace(/[ ()./-]/g, '');
+  if (!digits.startsWith(getCountryCallingCode(country))) return reading;
+  const withCode = read(`+${digits}`);
+  return withCode.e164 !== undefined && withCode.e164 !== reading.e164 ? { problem: 'countryCode' } : reading;
 }
 
 /**

@@ -3,7 +3,7 @@ import { sessionOf } from '../session/session.js';
 import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { readLoginRecord } from '../session/loginRecord.js';
+import { LOGIN_RECORD_KEY, readLoginRecord } from '../session/loginRecord.js';
 import type { LoginRecord } from '../session/loginRecord.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { OtplessSetupError } from '../errors.js';
@@ -44,13 +44,15 @@ export function checkGuardOptions(
   options: unknown,
   known: readonly string[] = GUARD_OPTION_NAMES,
 ): GuardOptions {
-  if (options === undefined) return {};
-  const { loginUrl } = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
-  refuseUnknownOptions(`${guard}()`, options as object, known);
+  // Own keys only (no prototype): a polluted Object.prototype.loginUrl is no option.
+  if (options === undefined) return Object.create(null) as GuardOptions;
+  const own = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
+  const { loginUrl } = own;
+  refuseUnknownOptions(`${guard}()`, own, known);
   if (loginUrl !== undefined && !isSafeLocalPath(loginUrl)) {
     throw optionError(`${guard}()`, 'loginUrl', "a path on this site, such as '/login'");
   }
-  return options as GuardOptions;
+  return own;
 }
 
 /**
@@ -67,6 +69,12 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
     if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     if (!sessionOf(req)) return next(OtplessSetupError.missingSession());
     const record = readLoginRecord(req);
+    // A record that is not this user's: another login (another strategy's, say) replaced the
+    // magic-link one in this session. That login must sign in again: 401, as for no login.
+    const stored: unknown = sessionOf(req)?.[LOGIN_RECORD_KEY];
+    if (!record && stored !== undefined && stored !== null) {
+      return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
+    }
     if (!record) {
       return next(
         new OtplessSetupError(

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sha256 } from './keys.js';
 
 /**
@@ -7,6 +8,10 @@ import { sha256 } from './keys.js';
  * linear probing, at most half full, no object and no timer per key. Expired counts are swept
  * as it goes: a few slots on every call, the whole table before it would grow, and the table
  * shrinks once a sweep leaves it mostly empty. Nothing runs between calls.
+ *
+ * The table is bounded: at most `maxCounts` live counts (24 bytes a slot, at most half full, so
+ * at most 48 bytes a count and `nextPow2(2 * maxCounts)` slots). At the bound a new key is not
+ * taken (`roomWait`): the caller refuses the send rather than forget a count (fail closed).
  */
 
 /** Uint32 fields per slot: hash (hi, lo), count, epoch. A slot is empty when hi and lo are 0. */
@@ -14,6 +19,8 @@ const FIELDS = 4;
 const MIN_SLOTS = 64;
 /** Slots the sweep looks at on each call: over a window, far more than the counts taken. */
 const SWEEP_STEP = 4;
+/** The default bound: 250,000 counts, a table of 2^19 slots, 12 MiB. */
+export const DEFAULT_MAX_COUNTS = 250_000;
 
 /** A count as read: `count` 0 and `endsAt` 0 when there is none (or it expired). */
 export interface CountRead {
@@ -30,9 +37,14 @@ export interface CountKey {
   lo: number;
 }
 
-/** The table's key for `key` (hashed: the table keeps no address, number or IP). */
-export function countKey(key: string): CountKey {
-  const digest = sha256(key, 'hex');
+/**
+ * The table's key for `key`: 64 bits of HMAC-SHA256 under `digestKey` (the table keeps no
+ * address, number or IP, and a reader of the process's memory cannot test a guess against it
+ * without the key), or of SHA-256 when no key is given.
+ */
+export function countKey(key: string, digestKey?: Buffer): CountKey {
+  const digest =
+    digestKey === undefined ? sha256(key, 'hex') : createHmac('sha256', digestKey).update(key).digest('hex');
   const hi = Number.parseInt(digest.slice(0, 8), 16);
   const lo = Number.parseInt(digest.slice(8, 16), 16);
   return { hi, lo: hi === 0 && lo === 0 ? 1 : lo };
@@ -44,6 +56,11 @@ export class MemoryCounters {
   #ends = new Float64Array(MIN_SLOTS);
   #used = 0;
   #cursor = 0;
+  /** While full: the end of the earliest live count, before which no slot frees. */
+  #fullUntil = 0;
+
+  /** @param maxCounts the most counts held at once (see the class comment) */
+  constructor(readonly maxCounts: number = DEFAULT_MAX_COUNTS) {}
 
   /** Counts held, expired ones not yet swept included. */
   get size(): number {
@@ -84,6 +101,26 @@ export class MemoryCounters {
   }
 
   /**
+   * 0 when the table can hold a count for each of `keys` it does not hold yet; otherwise the ms
+   * until the earliest live count ends (no slot frees before then). At the bound the whole table
+   * is swept once; until that time the answer comes without another sweep.
+   */
+  roomWait(keys: readonly CountKey[], now: number): number {
+    let fresh = 0;
+    for (const key of keys) if (this.#isEmpty(this.#find(key))) fresh += 1;
+    if (this.#used + fresh <= this.maxCounts) return 0;
+    if (now < this.#fullUntil) return this.#fullUntil - now;
+    this.#sweep(this.#ends.length * 2, now);
+    if (this.#used + fresh <= this.maxCounts) return 0;
+    let earliest = Infinity;
+    for (let i = 0; i < this.#ends.length; i++) {
+      if (!this.#isEmpty(i) && this.#ends[i]! < earliest) earliest = this.#ends[i]!;
+    }
+    this.#fullUntil = Number.isFinite(earliest) ? earliest : now + 1;
+    return Math.max(1, this.#fullUntil - now);
+  }
+
+  /**
    * Adds one to the live count of `key` (when its epoch is `epoch`), or starts a new window of
    * `windowMs` at one with `epoch`: a count of another epoch is over.
    */
@@ -109,6 +146,8 @@ export class MemoryCounters {
   /** Sets `key` to a count of zero with `epoch`, in a new window of `windowMs` from now. */
   restart(key: CountKey, epoch: number, windowMs: number, now: number): void {
     this.#sweep(SWEEP_STEP, now);
+    // A destination not counted, at the bound: nothing to restart, and no room to do it in.
+    if (this.roomWait([key], now) > 0) return;
     this.#write(this.#slotFor(key, now), key, 0, epoch, now + windowMs);
   }
 

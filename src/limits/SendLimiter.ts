@@ -5,11 +5,16 @@ import type { LimitCounts, SendCounts } from './counts.js';
 import { MemoryLimitCounts } from './memoryLimits.js';
 import { RedisLimitCounts } from './redisLimits.js';
 import type { RedisCommands } from '../stores/redis.js';
+import { randomBytes } from 'node:crypto';
+import { deriveKey } from '../crypto.js';
+import { optionError } from '../options.js';
 
 /** The Redis the strategy's `store` option was given: limits count there, under its prefix. */
 export interface SharedLimitStore {
   redis: Pick<RedisCommands, 'client' | 'kind'>;
   prefix: string;
+  /** The strategy's store secret: the keys' digests are keyed with it, alike on every instance. */
+  secret?: string | Buffer;
 }
 
 /**
@@ -18,7 +23,7 @@ export interface SharedLimitStore {
  * @example
  * if (!decision.allowed && decision.by === 'ip') console.warn('one address asks for many links');
  */
-export type SendLimitedBy = 'ip' | 'email' | 'mobile';
+export type SendLimitedBy = 'ip' | 'email' | 'mobile' | 'capacity';
 
 /**
  * The answer of `SendLimiter#take`: go ahead (and refund if nothing was sent), or wait.
@@ -67,14 +72,26 @@ export class SendLimiter {
     const resolved = checkSendLimits('SendLimiter', options);
     this.perDestination = resolved.perDestination;
     this.perIp = resolved.perIp;
+    // Keys are keyed digests: under the secret given (the same on every instance sharing a
+    // Redis); in memory without one, under a random key of this limiter.
+    const secret = resolved.secret ?? store?.secret;
+    const shared = resolved.redis !== undefined || store !== undefined;
+    if (shared && secret === undefined) {
+      throw optionError(
+        'SendLimiter',
+        'secret',
+        'a secret of at least 32 characters, the same on every instance, when the counts live in Redis',
+      );
+    }
+    const digestKey = deriveKey(secret ?? randomBytes(32), 'send limit keys v1');
     // `limits.redis` names a client of its own (node-redis); otherwise the strategy's `store` is used.
     if (resolved.redis) {
-      this.#counts = new RedisLimitCounts({ client: resolved.redis, kind: 'node-redis' }, resolved.prefix);
+      this.#counts = new RedisLimitCounts({ client: resolved.redis, kind: 'node-redis' }, resolved.prefix, digestKey);
     } else if (store) {
-      const prefix = options.prefix !== undefined ? resolved.prefix : `${store.prefix}limit:`;
-      this.#counts = new RedisLimitCounts(store.redis, prefix);
+      const prefix = Object.hasOwn(options, 'prefix') ? resolved.prefix : `${store.prefix}limit:`;
+      this.#counts = new RedisLimitCounts(store.redis, prefix, digestKey);
     } else {
-      this.#counts = new MemoryLimitCounts(clock);
+      this.#counts = new MemoryLimitCounts(clock, digestKey, resolved.maxCounts);
     }
   }
 
@@ -116,7 +133,8 @@ export class SendLimiter {
       throw storeError(err);
     }
     if (taken.allowed) return taken;
-    const by = taken.at === 'ip' ? 'ip' : (kinds[taken.at] ?? 'email');
+    const by =
+      taken.at === 'ip' || taken.at === 'full' ? (taken.at === 'ip' ? 'ip' : 'capacity') : (kinds[taken.at] ?? 'email');
     return { allowed: false, by, retryAfterSeconds: Math.max(1, Math.ceil(taken.retryAfterMs / 1000)) };
   }
 

@@ -4,11 +4,21 @@ import type { CountsTaken, LimitCounts, SendCounts } from './counts.js';
 
 /** Send counts in this process's memory (`MemoryCounters`), on the clock it is given. */
 export class MemoryLimitCounts implements LimitCounts {
-  readonly counters = new MemoryCounters();
+  readonly counters: MemoryCounters;
   /** The last epoch given to a reset destination; 0 is a destination never reset. */
   #epoch = 0;
 
-  constructor(private readonly now: () => number) {}
+  /**
+   * @param digestKey the key of the counts' keyed digests
+   * @param maxCounts the table's bound (`MemoryCounters`)
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly digestKey: Buffer,
+    maxCounts?: number,
+  ) {
+    this.counters = new MemoryCounters(maxCounts);
+  }
 
   take(send: SendCounts): Promise<CountsTaken> {
     return Promise.resolve(this.takeNow(send));
@@ -17,7 +27,7 @@ export class MemoryLimitCounts implements LimitCounts {
   reset(destination: string, windowMs: number): Promise<void> {
     // Wrapping at 2^32 reuses an epoch only after billions of resets: long after its pairs ended.
     this.#epoch = (this.#epoch + 1) >>> 0 || 1;
-    this.counters.restart(countKey(destination), this.#epoch, windowMs, this.now());
+    this.counters.restart(countKey(destination, this.digestKey), this.#epoch, windowMs, this.now());
     return Promise.resolve();
   }
 
@@ -25,7 +35,7 @@ export class MemoryLimitCounts implements LimitCounts {
     const now = this.now();
     const { counters } = this;
     // Every count is read before any is written: a refused send counts nowhere.
-    const ipAt = send.ip && countKey(send.ip.key);
+    const ipAt = send.ip && countKey(send.ip.key, this.digestKey);
     if (send.ip && ipAt) {
       const slot = counters.live(ipAt, now);
       if (counters.countAt(slot) >= send.ip.limit) {
@@ -35,19 +45,23 @@ export class MemoryLimitCounts implements LimitCounts {
     const destinations: Array<{ at: CountKey; pair: CountKey; epoch: number; windowMs: number }> = [];
     for (let index = 0; index < send.destinations.length; index++) {
       const d = send.destinations[index]!;
-      const at = countKey(d.key);
+      const at = countKey(d.key, this.digestKey);
       const total = counters.live(at, now);
       if (counters.countAt(total) >= d.total) {
         return { allowed: false, at: index, retryAfterMs: counters.endsAt(total) - now };
       }
       const epoch = counters.epochAt(total);
-      const pair = countKey(d.pair);
+      const pair = countKey(d.pair, this.digestKey);
       const own = counters.live(pair, now);
       if (counters.epochAt(own) === epoch && counters.countAt(own) >= d.limit) {
         return { allowed: false, at: index, retryAfterMs: counters.endsAt(own) - now };
       }
       destinations.push({ at, pair, epoch, windowMs: d.windowMs });
     }
+    // At its bound the table takes no new key: the send is refused, never counted nowhere.
+    const keys = destinations.flatMap((d) => [d.at, d.pair]);
+    const wait = counters.roomWait(ipAt ? [ipAt, ...keys] : keys, now);
+    if (wait > 0) return { allowed: false, at: 'full', retryAfterMs: wait };
     if (send.ip && ipAt) counters.add(ipAt, 0, send.ip.windowMs, now);
     for (const d of destinations) {
       counters.add(d.at, d.epoch, d.windowMs, now);
@@ -58,7 +72,7 @@ export class MemoryLimitCounts implements LimitCounts {
       if (refunded) return Promise.resolve();
       refunded = true;
       const later = this.now();
-      if (ipAt) counters.subtract(ipAt, later);
+      // The client's count stays: it counts attempts, and this was one.
       for (const d of destinations) {
         counters.subtract(d.at, later);
         counters.subtract(d.pair, later);

@@ -1,4 +1,4 @@
-import { intOption, optionError, unknownOptionError } from '../options.js';
+import { intOption, optionError, ownOptions, unknownOptionError } from '../options.js';
 
 /**
  * A budget: at most `limit` sends in a fixed window of `windowSeconds`.
@@ -47,6 +47,18 @@ export interface SendLimitsOptions {
   redis?: SendLimitsRedisClient;
   /** Prefix of the Redis keys. Default 'otpless:limit:'. */
   prefix?: string;
+  /**
+   * The secret the keys' digests (HMAC-SHA256) are keyed with, at least 32 characters, the same
+   * on every instance: required with `redis`; the strategy passes its store secret for `store`.
+   * In memory, a random key of the limiter by default.
+   */
+  secret?: string;
+  /**
+   * The most counts the memory store holds at once, 1,000 to 10,000,000 (at most 48 bytes
+   * each). Default 250,000 (12 MiB). At the bound a send that needs a new count is refused (429
+   * `RATE_LIMITED`) until the earliest count ends. Not used with Redis.
+   */
+  maxCounts?: number;
 }
 
 /**
@@ -70,10 +82,12 @@ export interface ResolvedSendLimits {
   perIp: Readonly<SendLimit> | false;
   redis: SendLimitsRedisClient | undefined;
   prefix: string;
+  secret: string | undefined;
+  maxCounts: number | undefined;
 }
 
-const LIMITS_EXPECTED = 'an object with perDestination, perIp, redis or prefix (or false)';
-const KNOWN = ['perDestination', 'perIp', 'redis', 'prefix'] as const;
+const LIMITS_EXPECTED = 'an object with perDestination, perIp, redis, prefix, secret or maxCounts (or false)';
+const KNOWN = ['perDestination', 'perIp', 'redis', 'prefix', 'secret', 'maxCounts'] as const;
 const LIMIT_KEYS = ['limit', 'windowSeconds'];
 
 /**
@@ -85,7 +99,8 @@ export function checkSendLimits(owner: string, value: unknown, path = ''): Resol
     if (path === '') throw new TypeError(`${owner}: options must be ${LIMITS_EXPECTED}`);
     throw optionError(owner, path.slice(0, -1), LIMITS_EXPECTED);
   }
-  const options = (value ?? {}) as SendLimitsOptions;
+  // Own keys only (no prototype): a polluted Object.prototype.perIp is no option.
+  const options = ownOptions((value ?? {}) as SendLimitsOptions);
   for (const key of Object.keys(options)) {
     if (!(KNOWN as readonly string[]).includes(key)) throw unknownOptionError(owner, `${path}${key}`, KNOWN);
   }
@@ -100,11 +115,18 @@ export function checkSendLimits(owner: string, value: unknown, path = ''): Resol
   ) {
     throw optionError(owner, `${path}redis`, 'a node-redis client (createClient() of the redis package)');
   }
+  const secret = options.secret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
+    throw optionError(owner, `${path}secret`, 'a string of at least 32 characters (a random secret of the app)');
+  }
+  const maxCounts = intOption(owner, prefixed(options, path), `${path}maxCounts`, 1_000, 10_000_000);
   return {
     perDestination: checkLimit(owner, options, 'perDestination', path, DEFAULT_SEND_LIMITS.perDestination),
     perIp: checkLimit(owner, options, 'perIp', path, DEFAULT_SEND_LIMITS.perIp),
     redis,
     prefix,
+    secret,
+    maxCounts,
   };
 }
 
@@ -122,7 +144,7 @@ function checkLimit(
   if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => !LIMIT_KEYS.includes(k))) {
     throw optionError(owner, `${path}${name}`, expected);
   }
-  const limit = value as SendLimit;
+  const limit = ownOptions(value as SendLimit);
   const at = `${path}${name}.`;
   const count = intOption(owner, prefixed(limit, at), `${at}limit`, 1, 1_000_000);
   const windowSeconds = intOption(owner, prefixed(limit, at), `${at}windowSeconds`, 1, 604_800);

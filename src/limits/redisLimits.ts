@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { hashedKey } from './keys.js';
+import { labelledDigest } from '../crypto.js';
+import { whenReady } from '../stores/redis.js';
 import type { CountsTaken, LimitCounts, SendCounts } from './counts.js';
 
 /** The Redis client the limits count in, and which kind it is. */
@@ -107,9 +108,11 @@ export class RedisLimitCounts implements LimitCounts {
   readonly #kind: LimitRedis['kind'];
   readonly #cluster: boolean;
 
+  /** @param digestKey the key of the keys' digests (HMAC-SHA256): the same on every instance */
   constructor(
     redis: LimitRedis,
     private readonly prefix: string,
+    private readonly digestKey: Buffer,
   ) {
     this.#client = redis.client as Record<string, unknown>;
     this.#kind = redis.kind;
@@ -118,10 +121,10 @@ export class RedisLimitCounts implements LimitCounts {
 
   async take(send: SendCounts): Promise<CountsTaken> {
     const { ip } = send;
-    const keys = ip ? [`${this.prefix}i:${hashedKey(ip.key)}`] : [];
+    const keys = ip ? [`${this.prefix}i:${this.#hashed(ip.key)}`] : [];
     for (const d of send.destinations) {
-      const tag = `{${hashedKey(d.key)}}`;
-      keys.push(`${this.prefix}d:${tag}`, `${this.prefix}p:${tag}:${hashedKey(d.pair)}`);
+      const tag = `{${this.#hashed(d.key)}}`;
+      keys.push(`${this.prefix}d:${tag}`, `${this.prefix}p:${tag}:${this.#hashed(d.pair)}`);
     }
     const first = send.destinations[0];
     const args = [
@@ -135,11 +138,20 @@ export class RedisLimitCounts implements LimitCounts {
     const all: Group = { keys, hasIp: ip !== undefined, firstDestination: 0 };
     const groups = this.#cluster ? splitBySlot(all) : [all];
     const taken: Group[] = [];
-    const refund = async () => {
+    // `withIp`: a send refused here takes nothing; the caller's refund (the service refused the
+    // send) leaves the client's count, which counts attempts.
+    const undo = async (withIp: boolean) => {
       const groups = taken.splice(0);
       // Best effort: a refund that fails leaves the send counted, which errs on the safe side.
-      await Promise.all(groups.map((g) => this.#run(SCRIPTS.refund, g.keys, [g.hasIp ? '1' : '0']).catch(() => {})));
+      await Promise.all(
+        groups.map((g) => {
+          const keys = g.hasIp && !withIp ? g.keys.slice(1) : g.keys;
+          if (keys.length === 0) return undefined;
+          return this.#run(SCRIPTS.refund, keys, [g.hasIp && withIp ? '1' : '0']).catch(() => {});
+        }),
+      );
     };
+    const refund = () => undo(true);
     for (const group of groups) {
       let answer: unknown;
       try {
@@ -166,21 +178,34 @@ export class RedisLimitCounts implements LimitCounts {
       }
       taken.push(group);
     }
-    return { allowed: true, refund };
+    return { allowed: true, refund: () => undo(false) };
   }
 
   async reset(destination: string, windowMs: number): Promise<void> {
     // An epoch no pair of this destination has been counted in: 48 random bits.
     const epoch = randomBytes(6).toString('base64url');
-    const key = `${this.prefix}d:{${hashedKey(destination)}}`;
+    const key = `${this.prefix}d:{${this.#hashed(destination)}}`;
     await this.#run(SCRIPTS.reset, [key], [epoch, String(windowMs)]);
   }
 
-  /** One script call: refused at once while the client is disconnected, bounded in time otherwise. */
+  /**
+   * A key as Redis holds it: a keyed digest (128 bits), so a reader of the store can test no
+   * guessed number, address or IP against it.
+   */
+  #hashed(key: string): string {
+    return labelledDigest(this.digestKey, 'send limit key', key);
+  }
+
+  /**
+   * One script call: refused at once while the client is disconnected; a client still making its
+   * first connection is waited for (`whenReady`) within the same deadline as the answer.
+   */
   async #run(s: Script, keys: string[], args: string[]): Promise<unknown> {
-    if (!this.#ready()) throw new Error('the Redis client is not connected');
+    const started = performance.now();
+    if (!this.#ready()) await whenReady(this.#kind, this.#client, STORE_DEADLINE_MS);
+    const left = Math.max(1, STORE_DEADLINE_MS - (performance.now() - started));
     try {
-      return await withDeadline(this.#call(true, s, keys, args));
+      return await withDeadline(this.#call(true, s, keys, args), left);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
       // The server (or this cluster node) has not seen the script yet: send it once.
@@ -219,10 +244,10 @@ function splitBySlot(all: Group): Group[] {
   return groups;
 }
 
-function withDeadline<T>(promise: Promise<T>): Promise<T> {
+function withDeadline<T>(promise: Promise<T>, ms = STORE_DEADLINE_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), ms);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

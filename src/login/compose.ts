@@ -6,7 +6,7 @@ import { Handoff } from '../flow/handoff.js';
 import { StoreSecrets } from '../flow/seal.js';
 import { SendLimiter } from '../limits/index.js';
 import { checkSendLimits } from '../limits/options.js';
-import { optionError } from '../options.js';
+import { optionError, optionsObject } from '../options.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
@@ -49,8 +49,10 @@ export function setupOf(owner: string, strategy: unknown): LoginSetup {
  * Checks the options (src/strategy/options.ts) and builds the parts: the client, the store of
  * flows and used tokens, the secrets their keys derive from, the handoff and the send limiter.
  */
-export function composeLogin(options: MagicLinkStrategyOptions): LoginSetup {
-  const checked = checkStrategyOptions(options);
+export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
+  const checked = checkStrategyOptions(input);
+  // The parts are built from own keys only, as the checks read them (see `optionsObject`).
+  const options = optionsObject<MagicLinkStrategyOptions>(PREFIX, input, 'an object');
   if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
     throw optionError(
       PREFIX,
@@ -65,7 +67,7 @@ export function composeLogin(options: MagicLinkStrategyOptions): LoginSetup {
   const sharedState = flowStore !== undefined && !(flowStore instanceof MemoryFlowStore);
   const secret = storeSecretOf(options, sharedState);
   const secrets = new StoreSecrets(secret);
-  const limiter = limiterOf(options.limits, given instanceof RedisFlowStore ? given : undefined);
+  const limiter = limiterOf(options.limits, given instanceof RedisFlowStore ? given : undefined, secret);
   return {
     ...checked,
     client: clientOf(options),
@@ -118,12 +120,17 @@ function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
  * `false` turns limits off; a `SendLimiter` is used as it is; options (or nothing) build one,
  * counting in the `store` option's Redis when there is one.
  */
-function limiterOf(limits: MagicLinkStrategyOptions['limits'], redis?: RedisFlowStore): SendLimiter | undefined {
+function limiterOf(
+  limits: MagicLinkStrategyOptions['limits'],
+  redis: RedisFlowStore | undefined,
+  secret: string | Buffer,
+): SendLimiter | undefined {
   if (limits === false) return undefined;
   if (limits instanceof SendLimiter) return limits;
   // Checked here first, so that errors name `limits.<option>` of the strategy.
   checkSendLimits(PREFIX, limits, 'limits.');
-  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix } : undefined);
+  // In the store's Redis the keys are digests under the store secret, alike on every instance.
+  return new SendLimiter(limits, redis ? { redis: redis.redis, prefix: redis.prefix, secret } : undefined);
 }
 
 /**

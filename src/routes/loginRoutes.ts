@@ -64,9 +64,10 @@ export function createLoginRoutes(
   owner: string,
   setup: LoginSetup,
   passport: PassportRunner,
-  options: LoginRoutesOptions,
+  given: LoginRoutesOptions,
 ): LoginRoutes {
-  optionsObject(owner, options, 'an object');
+  // Own keys only: a polluted Object.prototype is no option.
+  const options = optionsObject<LoginRoutesOptions>(owner, given, 'an object');
   refuseUnknownOptions(owner, options, OPTION_NAMES);
   for (const key of ['successRedirect', 'failureRedirect'] as const) {
     const value = options[key];
@@ -161,9 +162,9 @@ function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
   resending.add(req);
 }
 
-function checkPages(owner: string, pages: PagePaths | undefined): PagePaths {
-  if (pages === undefined) return {};
-  optionsObject(`${owner} pages`, pages, 'an object');
+function checkPages(owner: string, given: PagePaths | undefined): PagePaths {
+  if (given === undefined) return {};
+  const pages = optionsObject<PagePaths>(`${owner} pages`, given, 'an object');
   refuseUnknownOptions(`${owner} pages`, pages, ['signIn', 'error']);
   for (const key of ['signIn', 'error'] as const) {
     const value = pages[key];

@@ -74,10 +74,11 @@ const OPTION_NAMES = Object.keys({
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
 export function createSendMiddleware(
   settings: LoginSetup,
-  options: SendOptions,
+  given: SendOptions,
   hooks: SendHooks = {},
 ): SendMiddleware {
-  optionsObject(OWNER, options, 'an object');
+  // Own keys only: a polluted Object.prototype is no option.
+  const options = optionsObject<SendOptions>(OWNER, given, 'an object');
   refuseUnknownOptions(OWNER, options, OPTION_NAMES);
   for (const key of ['successRedirect', 'failureRedirect'] as const) {
     const value = options[key];

@@ -8,6 +8,7 @@ import type { LoginSetup } from '../login/compose.js';
 import { rememberPending } from '../session/pending.js';
 import type { SessionLike } from '../session/session.js';
 import { takeSendBudget } from '../strategy/sendLimits.js';
+import type { SendRefund } from '../strategy/sendLimits.js';
 import type { HttpRequest } from '../web/request.js';
 import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
 import type { IdentityType, MagicLinkChannel } from '../wire/types.js';
@@ -36,17 +37,19 @@ export interface SentLink {
  * failure path has to remember what to undo.
  */
 class TakenBySend {
-  refund: (() => Promise<void>) | undefined;
+  refund: SendRefund | undefined;
   flowId: string | undefined;
   /** Set once a message may have left: a timeout or a broken connection may hide a delivery. */
   messageMayBeOut = false;
+  /** The service's refusal, when it refused: its own rate limit gives nothing back (sendLimits.ts). */
+  refusal: unknown;
 
   constructor(private readonly settings: LoginSetup) {}
 
   async giveBack(): Promise<void> {
     if (this.flowId !== undefined) await this.settings.handoff?.discard(this.flowId).catch(() => undefined);
     // Only a send that certainly sent nothing is not counted: limits exist to cap what may have gone out.
-    if (this.refund && !this.messageMayBeOut) await this.refund().catch(() => undefined);
+    if (this.refund && !this.messageMayBeOut) await this.refund(this.refusal).catch(() => undefined);
   }
 }
 
@@ -113,6 +116,7 @@ async function send(
   } catch (err) {
     // The service answered and refused: nothing was sent. Anything else may hide a delivery.
     taken.messageMayBeOut = !(isOtplessError(err, 'API_ERROR') || isOtplessError(err, 'INVALID_INPUT'));
+    taken.refusal = err;
     throw toSendError(err, fields.emailField, fields.mobileField, t);
   }
   taken.messageMayBeOut = true;

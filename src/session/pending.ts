@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
-import { openJson, sealJson } from '../crypto.js';
+import { labelledDigest, openJson, sealJson } from '../crypto.js';
 import { rememberAtMost } from '../boundedMemo.js';
 import { removeSessionValue, sessionIdOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
@@ -69,9 +69,17 @@ export function hashRequestId(requestId: string): string {
   return createHash('sha256').update(requestId).digest('base64url').slice(0, 22);
 }
 
-/** Hashes a destination (E.164 number or e-mail address, compared in lower case) for the session. */
-export function hashDestination(value: string): string {
-  return createHash('sha256').update(`destination\0${value.toLowerCase()}`).digest('base64url').slice(0, 22);
+/**
+ * Hashes a destination (E.164 number or e-mail address, compared in lower case) for the session.
+ * With `key` (derived from the strategy's store secret, the same on every instance) it is a
+ * keyed digest, HMAC-SHA256: a reader of the session store cannot test a guessed number or
+ * address against it (an unkeyed hash of a 10^6-number range is recovered in seconds). Without
+ * it, the unkeyed SHA-256 of earlier versions.
+ */
+export function hashDestination(value: string, key?: Buffer): string {
+  const text = value.toLowerCase();
+  if (key !== undefined) return labelledDigest(key, 'pending destination', text);
+  return createHash('sha256').update(`destination\0${text}`).digest('base64url').slice(0, 22);
 }
 
 /** Every well-formed pending request of the session, expired ones included, oldest first. */
@@ -109,7 +117,7 @@ export function rememberPending(
   const entry: StoredPending = {
     version: PENDING_VERSION,
     requestIdHashes: [...new Set(send.requestIds.map((r) => hashRequestId(r.value)))],
-    destinationHashes: send.destinations.map(hashDestination),
+    destinationHashes: send.destinations.map((d) => hashDestination(d, key.key)),
     expiresAt: send.expiresAt,
     k: key.id,
     f: '',

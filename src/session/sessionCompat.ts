@@ -40,12 +40,11 @@ const OWNER = 'sessionCompat()';
  * app.use(passport.session());
  */
 export function sessionCompat(
-  options?: SessionCompatOptions,
+  given?: SessionCompatOptions,
 ): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
-  if (options !== undefined) {
-    optionsObject(OWNER, options, 'an object');
-    refuseUnknownOptions(OWNER, options, ['secret']);
-  }
+  // Own keys only: a polluted Object.prototype.secret is no option.
+  const options = given === undefined ? undefined : optionsObject<SessionCompatOptions>(OWNER, given, 'an object');
+  if (options !== undefined) refuseUnknownOptions(OWNER, options, ['secret']);
   const secrets = options === undefined ? undefined : checkSecret(options.secret);
   return function sessionCompatMiddleware(req, res, next) {
     const found = secrets ?? cookieSessionSecrets(req);

@@ -77,6 +77,70 @@ export function redisCommandsOf(client: unknown): RedisCommands | undefined {
   return undefined;
 }
 
+/** Why a command was refused before it was sent. */
+const NOT_CONNECTED = 'the Redis client is not connected';
+/** ioredis's states (single and Cluster) while it makes its first connection. */
+const CONNECTING = new Set(['connecting', 'connect']);
+/** One 'ready' listener per client, however many commands wait: no listener piles up. */
+const pendingReady = new WeakMap<object, Promise<void>>();
+
+interface Emitter {
+  once(event: string, listener: () => void): unknown;
+  off(event: string, listener: () => void): unknown;
+}
+
+/**
+ * Resolves once the client can take a command, within `ms`: at once when it is ready; an ioredis
+ * client (single or `Redis.Cluster`) still making its first connection is waited for, as its own
+ * offline queue would (an app uses it right after `new Redis()`). Rejects at once when it is not
+ * connecting (disconnected, ended, `lazyConnect` never connected, node-redis not ready), when it
+ * ends, and past `ms`: a command is never left to wait in an offline queue and be sent later.
+ */
+export async function whenReady(kind: RedisCommands['kind'], client: object, ms: number): Promise<void> {
+  const c = client as Record<string, unknown>;
+  if (kind === 'node-redis') {
+    if (c.isReady === false) throw new Error(NOT_CONNECTED);
+    return;
+  }
+  if (c.status === 'ready') return;
+  const emitter = client as Partial<Emitter>;
+  if (!CONNECTING.has(String(c.status)) || typeof emitter.once !== 'function' || typeof emitter.off !== 'function') {
+    throw new Error(NOT_CONNECTED);
+  }
+  let ready = pendingReady.get(client);
+  if (ready === undefined) {
+    ready = new Promise<void>((resolve, reject) => {
+      const done = () => {
+        emitter.off!('ready', onReady);
+        emitter.off!('end', onEnd);
+        pendingReady.delete(client);
+      };
+      const onReady = () => {
+        done();
+        resolve();
+      };
+      const onEnd = () => {
+        done();
+        reject(new Error(NOT_CONNECTED));
+      };
+      emitter.once!('ready', onReady);
+      emitter.once!('end', onEnd);
+    });
+    // Each caller races it against its own deadline: a rejection nobody awaits is no crash.
+    ready.catch(() => undefined);
+    pendingReady.set(client, ready);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not connected within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([ready, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** What option errors say a Redis client is. */
 export const REDIS_CLIENT_EXPECTED =
   'a connected Redis client: node-redis createClient()/createCluster() or ioredis new Redis()/new Redis.Cluster()';
@@ -152,9 +216,12 @@ export class RedisFlowStore implements FlowStore {
   async #call<T>(command: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      if (!this.#redis.ready()) throw new Error('the Redis client is not connected');
+      // One deadline for both: waiting for a client still connecting, and the answer.
+      const started = performance.now();
+      if (!this.#redis.ready()) await whenReady(this.#redis.kind, this.#redis.client, STORE_DEADLINE_MS);
+      const left = Math.max(1, STORE_DEADLINE_MS - (performance.now() - started));
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
+        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), left);
       });
       return await Promise.race([command(), deadline]);
     } catch (err) {

@@ -66,7 +66,13 @@ export async function finishLogin(
   login: VerifiedLogin,
 ): Promise<LoginOutcome> {
   const risk = assess(settings, login.viaToken, login.enrichments);
-  const profile = buildProfile({ verification: login.verification, ...login.enrichments }, risk, login.sentTo);
+  // The send's destinations are keyed digests under the key the send was sealed with.
+  const profile = buildProfile(
+    { verification: login.verification, ...login.enrichments },
+    risk,
+    login.sentTo,
+    settings.secrets.recordKey.key,
+  );
   if (!profile) return { refused: 'NO_VERIFIED_IDENTITY' };
   if (login.handoff) profile.handoff = login.handoff;
   const { user, info } = await runVerify(verify, settings.passReqToCallback, req, profile);

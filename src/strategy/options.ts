@@ -181,8 +181,13 @@ const OPTION_NAMES = Object.keys({
  * The options the composition root builds parts from (`client`, `store`, `flowStore`,
  * `storeSecret`, `limits` and the client's own) are checked there, where they are used.
  */
-export function checkStrategyOptions(options: MagicLinkStrategyOptions): CheckedStrategyOptions {
-  optionsObject(PREFIX, options, 'an object with callbackUrl and clientId/clientSecret (or client)');
+export function checkStrategyOptions(input: MagicLinkStrategyOptions): CheckedStrategyOptions {
+  // Own keys only, in an object with no prototype: a polluted Object.prototype is no option.
+  const options = optionsObject<MagicLinkStrategyOptions>(
+    PREFIX,
+    input,
+    'an object with callbackUrl and clientId/clientSecret (or client)',
+  );
   // A misspelt option would otherwise pass in silence: `crossdevice: 'refuse'` leaves the handoff on.
   refuseUnknownOptions(PREFIX, options, OPTION_NAMES);
 

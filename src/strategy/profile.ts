@@ -105,9 +105,10 @@ export function buildProfile(
   answers: MagicLinkRawAnswers,
   risk: RiskVerdict | undefined,
   sentTo: readonly string[] = [],
+  destinationKey?: Buffer,
 ): MagicLinkProfile | undefined {
   const { verification, tokenValidation, secureInfo, userInfo, sessionDetails } = answers;
-  const vouchedBySend = onlyDestination(sentTo);
+  const vouchedBySend = onlyDestination(sentTo, destinationKey);
   const identities = mergeIdentities(
     [
       ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, readIsoTime(i.verifiedAt))),
@@ -235,10 +236,10 @@ function authenticationTime(
  * send to {own e-mail, victim's mobile}, click the e-mail link and have the mobile counted. There,
  * only the service's `verified: true` counts.
  */
-function onlyDestination(sentTo: readonly string[]): (value: string) => boolean {
+function onlyDestination(sentTo: readonly string[], key: Buffer | undefined): (value: string) => boolean {
   const [only, ...others] = sentTo;
   if (only === undefined || others.length > 0) return () => false;
-  return (value) => hashDestination(value) === only;
+  return (value) => hashDestination(value, key) === only;
 }
 
 interface RawIdentity {

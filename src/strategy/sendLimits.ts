@@ -1,6 +1,7 @@
-import { OtplessRequestError } from '../errors.js';
+import { isOtplessError, OtplessRequestError } from '../errors.js';
 import type { SendLimiter, SendLimitedBy } from '../limits/index.js';
 import { waitInWords } from '../limits/wait.js';
+import { statusForServiceError } from './failures.js';
 import type { HttpRequest } from '../web/request.js';
 
 /** A destination of one send: the value counted, and the form field it came from. */
@@ -13,8 +14,17 @@ const LIMITED: Record<SendLimitedBy, string> = {
   ip: 'Too many sign-in links were asked for from this network.',
   email: 'Too many sign-in links were sent to this e-mail address.',
   mobile: 'Too many sign-in links were sent to this mobile number.',
+  capacity: 'Too many sign-in links are being asked for right now.',
 };
 const STORE_DOWN = 'Sign-in links cannot be sent right now. Please try again in a few minutes.';
+
+/**
+ * Gives a send back to the destinations' budgets when the service refused it (the client IP's
+ * count stays: it counts attempts). `reason` is the service's error: its own rate limit (429)
+ * or unavailability (503) gives nothing back, since while it refuses, refunds would let every
+ * try through. Without a reason the destinations get their send back.
+ */
+export type SendRefund = (reason?: unknown) => Promise<void>;
 
 /**
  * Takes this send from the limiter's budgets and returns the refund for a send the service
@@ -26,7 +36,7 @@ export async function takeSendBudget(
   limiter: SendLimiter,
   req: HttpRequest,
   destinations: readonly LimitedDestination[],
-): Promise<() => Promise<void>> {
+): Promise<SendRefund> {
   let decision;
   try {
     decision = await limiter.take(
@@ -36,11 +46,20 @@ export async function takeSendBudget(
   } catch (err) {
     throw new OtplessRequestError(503, 'STORE_UNAVAILABLE', STORE_DOWN, undefined, err as Error);
   }
-  if (decision.allowed) return decision.refund;
+  if (decision.allowed) {
+    const { refund } = decision;
+    return (reason?: unknown) => (serviceRefusedAll(reason) ? Promise.resolve() : refund());
+  }
   const { by, retryAfterSeconds } = decision;
   const field = by === 'ip' ? undefined : destinations.find((d) => d.value.includes('@') === (by === 'email'))?.field;
   const message = `${LIMITED[by]} Try again in ${waitInWords(retryAfterSeconds)}.`;
   throw new OtplessRequestError(429, 'RATE_LIMITED', message, field, undefined, retryAfterSeconds);
+}
+
+/** The service's own rate limit or unavailability: no refund while it refuses every send. */
+function serviceRefusedAll(reason: unknown): boolean {
+  // Its 429 and rate-limit error codes (7020-7024), and its 503: the route's 503 for the service.
+  return isOtplessError(reason, 'API_ERROR') && statusForServiceError(reason) === 503;
 }
 
 /**

@@ -80,7 +80,8 @@ function header(req: HttpRequest, name: string): string | undefined {
  * True when `target` is a path on this site and nothing else. Open redirects hide in many
  * forms (`//evil.com`, `/\evil.com`, `https://evil.com`, control characters that browsers
  * strip, dot segments such as `/.//evil.com` or `/%2e//evil.com` that resolve to `//evil.com`),
- * so the check accepts only a plain absolute path without dot segments and confirms it by parsing.
+ * so the check accepts only a plain absolute path without dot segments, in the characters a URL
+ * holds as they are (others percent-encoded: `/caf%C3%A9`, not `/café`), and confirms it by parsing.
  */
 export function isSafeLocalPath(target: unknown): target is string {
   // The empty string fails `startsWith('/')`.
@@ -89,6 +90,10 @@ export function isSafeLocalPath(target: unknown): target is string {
   // Backslashes and control characters are normalised away by browsers into `//host`.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\\\u0000-\u001f\u007f]/.test(target)) return false;
+  // Only what a URL may hold as it is (RFC 3986), other characters percent-encoded: `/café`
+  // would go out as a raw byte in `Location`, and `/〱google.com` makes Node refuse the header
+  // (ERR_INVALID_CHAR) on every redirect to it.
+  if (!URL_CHARACTERS.test(target)) return false;
   // `.` and `..` segments (also percent-encoded, as URL parsers decode them) can resolve to a
   // path that starts with `//`: whoever redirects to the resolved form sends the browser away.
   const path = target.split(/[?#]/, 1)[0] ?? '';
@@ -101,6 +106,9 @@ export function isSafeLocalPath(target: unknown): target is string {
     return false;
   }
 }
+
+/** RFC 3986's path, query and fragment characters, and well-formed percent escapes. */
+const URL_CHARACTERS = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})*$/;
 
 /** A segment URL parsers treat as `.` or `..`. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;

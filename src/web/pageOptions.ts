@@ -1,7 +1,7 @@
-import { optionError } from '../options.js';
+import { optionError, ownOptions } from '../options.js';
 import { en } from './messages/en.js';
 import { checkTheme } from './theme.js';
-import type { PageOptions } from './view.js';
+import type { Messages, PageOptions } from './view.js';
 
 const TAG = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
@@ -11,7 +11,9 @@ export function checkPageOptions(prefix: string, pages: unknown): PageOptions | 
   if (typeof pages !== 'object' || pages === null) {
     throw optionError(prefix, 'pages', 'an object with render, theme, locale or messages');
   }
-  const { render, theme, locale, messages } = pages as PageOptions;
+  // Own keys only, kept in an object with no prototype: a polluted Object.prototype is no option.
+  const own = ownOptions(pages as PageOptions);
+  const { render, theme, locale, messages } = own;
   if (render !== undefined && typeof render !== 'function') {
     throw optionError(prefix, 'pages.render', 'a function (view, req) returning the HTML of the page, or undefined');
   }
@@ -41,5 +43,11 @@ export function checkPageOptions(prefix: string, pages: unknown): PageOptions | 
       }
     }
   }
-  return { ...(pages as PageOptions), theme: checkTheme(prefix, theme) };
+  own.theme = checkTheme(prefix, theme);
+  if (messages !== undefined) {
+    const catalogues: Record<string, Partial<Messages>> = ownOptions({ ...messages });
+    for (const tag of Object.keys(catalogues)) catalogues[tag] = ownOptions(catalogues[tag]!);
+    own.messages = catalogues;
+  }
+  return own;
 }

@@ -136,3 +136,45 @@ describe('readEmail', () => {
       expect(readEmail(value)).toEqual({ problem: 'format' });
   });
 });
+
+describe('international addresses: look-alikes as typed, and the real IDN top-level domains', () => {
+  // Upper-case letters whose small forms look like no ASCII letter: compared before case folding.
+  it.each([
+    'adam@exƷmple.com',
+    'ADAM@EXƷMPLE.COM',
+    'a@Ƅank.com',
+    'a@Ƨecure.com',
+    'a@Ꝛeal.com',
+    'a@Ꝫx.com',
+    'a@Ɜx.com',
+    'a@Ȝx.com',
+    'a@Ꝯx.com',
+  ])('%j is refused as a look-alike', (input) => {
+    expect(readEmail(input, intl)).toEqual({ problem: 'lookalike' });
+  });
+
+  it('an upper-case whole-script look-alike (Cyrillic ВАНК reads BAHK) is refused; the lower case still passes', () => {
+    expect(readEmail('ada@ВАНК.example', intl)).toEqual({ problem: 'lookalike' });
+    expect(readEmail('ada@ванк.example', intl).address).toMatch(/^ada@xn--/);
+  });
+
+  it.each([
+    ['почта@пример.рф', 'xn--p1ai'],
+    ['ada@пример.орг', 'xn--c1avg'],
+    ['ada@пример.рус', 'xn--p1acf'],
+    ['ada@пример.срб', 'xn--90a3ac'],
+    ['ada@пример.бг', 'xn--90ae'],
+  ])('%j, under a real IDN top-level domain, is accepted (.%s)', (input, tld) => {
+    expect(readEmail(input, intl).address).toMatch(new RegExp(`\\.${tld}$`));
+  });
+
+  it('those names lower down are still whole-script look-alikes (орг reads opr)', () => {
+    expect(readEmail('ada@орг.example', intl)).toEqual({ problem: 'lookalike' });
+  });
+
+  it('accepted writings stay accepted', () => {
+    expect(readEmail('josé@bücher.example', intl)).toEqual({ address: 'josé@xn--bcher-kva.example' });
+    expect(readEmail('ada@MÜNCHEN.de', intl)).toEqual({ address: 'ada@xn--mnchen-3ya.de' });
+    expect(readEmail('ada@παράδειγμα.ελ', intl).address).toBe('ada@xn--hxajbheg2az3al.xn--qxam');
+  });
+});

@@ -32,6 +32,32 @@ describe('the numbers of the issue', () => {
   );
 });
 
+describe('a number typed without `+` that starts with its own country code', () => {
+  // Each has two valid readings: national, and with its country code and the `+` left out.
+  it.each([
+    ['4915123456789', 'DE', '+494915123456789', '+4915123456789'],
+    ['62812345678', 'ID', '+6262812345678', '+62812345678'],
+    ['38343201234', 'XK', '+38338343201234', '+38343201234'],
+  ] as const)('%j on a %s site is refused (asks for `+`), never %s or %s', (input, country, national, withCode) => {
+    expect(readTypedPhone(input, country)).toEqual({ problem: 'countryCode' });
+    // Each reading is valid, and typed unambiguously each reads as itself.
+    expect(readTypedPhone(`+${input}`, country)).toEqual({ e164: withCode });
+    expect(readTypedPhone(national, country)).toEqual({ e164: national });
+  });
+
+  it.each([
+    // One valid reading only: that one, as before.
+    ['919876543210', 'IN', '+919876543210'],
+    ['14155550123', 'US', '+14155550123'],
+    ['015123456789', 'DE', '+4915123456789'],
+    ['0812345678', 'ID', '+62812345678'],
+    ['043201234', 'XK', '+38343201234'],
+    ['4930123456', 'DE', '+4930123456'],
+  ] as const)('%j on a %s site still reads as %s', (input, country, e164) => {
+    expect(readTypedPhone(input, country)).toEqual({ e164 });
+  });
+});
+
 // ---------------------------------------------------------------- every region
 
 interface Region {

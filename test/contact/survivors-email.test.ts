@@ -33,11 +33,14 @@ describe('the parts of an address', () => {
     expect(readEmail('ada@x.example')).toEqual({ address: 'ada@x.example' });
   });
 
-  it('refuses a top-level domain of digits only, not one with a letter', () => {
-    expect(readEmail('ada@example.123')).toEqual({ problem: 'format' });
-    expect(readEmail('ada@example.a1')).toEqual({ address: 'ada@example.a1' });
-    expect(readEmail('ada@example.1a')).toEqual({ address: 'ada@example.1a' });
+  it('refuses a top-level label that cannot exist (digits, a hyphen, one letter), not digits lower down', () => {
+    for (const domain of ['example.123', 'example.a1', 'example.1a', 'bad.tld-2', 'example.c']) {
+      expect(readEmail(`ada@${domain}`), domain).toEqual({ problem: 'format' });
+      expect(readEmail(`ada@${domain}`, intl), domain).toEqual({ problem: 'format' });
+    }
     expect(readEmail('ada@mail.123.example')).toEqual({ address: 'ada@mail.123.example' });
+    expect(readEmail('ada@example.co')).toEqual({ address: 'ada@example.co' });
+    expect(readEmail('ada@example.museum')).toEqual({ address: 'ada@example.museum' });
   });
 });
 

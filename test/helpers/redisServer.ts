@@ -14,6 +14,8 @@ export function hasRedisServer(): boolean {
 export interface RedisServer {
   url: string;
   port: number;
+  /** The server's process id (a test may pause it with SIGSTOP, and must SIGCONT it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startRedisServer(options: { port?: number; extra?: string[
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
+        pid: child.pid!,
         async stop() {
           if (child.exitCode !== null) return;
           child.kill('SIGTERM');

@@ -8,6 +8,9 @@ import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import { hasRedisServer, REDIS_SERVER, startRedisServer } from '../helpers/redisServer.js';
 import type { RedisServer } from '../helpers/redisServer.js';
 
+/** The secret the limit keys' digests are keyed with: the same on every instance. */
+const LIMIT_SECRET = 'limit-keys-secret-of-the-tests-0123456789';
+
 type Client = ReturnType<typeof createClient>;
 const json = { accept: 'application/json' };
 
@@ -45,6 +48,7 @@ if (!hasRedisServer()) {
         limits: {
           redis: client,
           prefix,
+          secret: LIMIT_SECRET,
           perDestination: { limit: 3, windowSeconds: 60 },
           perIp: { limit: 5, windowSeconds: 60 },
         },

@@ -4,7 +4,7 @@
 // server, and a reset that ends every pair of a destination.
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ import type { SendLimitsOptions } from '../../src/limits/options.js';
 import { redisCommandsOf } from '../../src/stores/redis.js';
 import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { REDIS_CLI, startRedisCluster, type RedisCluster } from '../helpers/redisCluster.js';
+
+/** The secret the limit keys' digests are keyed with: the same on every instance. */
+const LIMIT_SECRET = 'limit-keys-secret-of-the-tests-0123456789';
 
 type Limiter = (options: SendLimitsOptions) => SendLimiter;
 const closing: Array<() => Promise<unknown>> = [];
@@ -58,8 +61,9 @@ function budgets(make: () => Promise<Limiter>) {
     expect(third.allowed).toBe(true);
     expect((await limiter.take(ip, ['other@redis.example'])).allowed).toBe(true);
     expect(refused(await limiter.take(ip, ['more@redis.example']))).toBe('ip');
+    // A refund gives the destination back, never the IP's attempt: its 4 stay spent.
     if (third.allowed) await third.refund();
-    expect((await limiter.take(ip, ['both@redis.example'])).allowed).toBe(true);
+    expect(refused(await limiter.take(ip, ['both@redis.example']))).toBe('ip');
     expect(refused(await limiter.take(ip, ['more@redis.example']))).toBe('ip');
   });
 }
@@ -91,19 +95,20 @@ describe.skipIf(!hasRedisServer())('send limits on one redis-server', () => {
   describe('node-redis as limits.redis', () => {
     budgets(async () => {
       const client = await nodeRedis();
-      return (options) => new SendLimiter({ ...options, redis: client, prefix: `t:${randomUUID()}:` });
+      return (options) =>
+        new SendLimiter({ ...options, redis: client, prefix: `t:${randomUUID()}:`, secret: LIMIT_SECRET });
     });
   });
   describe('ioredis as the store', () => {
     budgets(async () => {
       const redis = redisCommandsOf(await ioredis())!;
-      return (options) => new SendLimiter(options, { redis, prefix: `t:${randomUUID()}:` });
+      return (options) => new SendLimiter(options, { redis, prefix: `t:${randomUUID()}:`, secret: LIMIT_SECRET });
     });
   });
 
   it('one script call per send, whatever it counts; the source is sent only when the server lacks it', async () => {
     const client = await nodeRedis();
-    const limiter = new SendLimiter({ redis: client, prefix: `t:${randomUUID()}:` });
+    const limiter = new SendLimiter({ redis: client, prefix: `t:${randomUUID()}:`, secret: LIMIT_SECRET });
     const calls = async () => {
       const info = await admin.info('commandstats');
       const count = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
@@ -122,7 +127,7 @@ describe.skipIf(!hasRedisServer())('send limits on one redis-server', () => {
 
   it('keeps every count under the prefix, hashed, with the TTL of its window', async () => {
     const prefix = `t:${randomUUID()}:`;
-    const limiter = new SendLimiter({ redis: await nodeRedis(), prefix });
+    const limiter = new SendLimiter({ redis: await nodeRedis(), prefix, secret: LIMIT_SECRET });
     await limiter.take('203.0.113.40', ['ttl@redis.example']);
     const keys = await admin.keys(`${prefix}*`);
     expect(keys).toHaveLength(3);
@@ -133,14 +138,46 @@ describe.skipIf(!hasRedisServer())('send limits on one redis-server', () => {
       expect(ttl).toBeLessThanOrEqual(900_000);
     }
   });
+  it('keys are keyed digests: a reader cannot test a guessed number against them, another secret shares nothing', async () => {
+    const prefix = `t:${randomUUID()}:`;
+    const number = '+14155550177';
+    const limiter = new SendLimiter({
+      redis: await nodeRedis(),
+      prefix,
+      secret: LIMIT_SECRET,
+      perDestination: { limit: 1, windowSeconds: 600 },
+      perIp: false,
+    });
+    await limiter.take('203.0.113.41', [number]);
+    const keys = await admin.keys(`${prefix}*`);
+    expect(keys).toHaveLength(2);
+    // What a reader of the store would try: the unkeyed SHA-256 of every number of a range.
+    const unkeyed = createHash('sha256').update(`d:${number}`).digest('base64url').slice(0, 22);
+    expect(keys.some((k) => k.includes(unkeyed))).toBe(false);
+    expect(refused(await limiter.take('203.0.113.41', [number]))).toBe('mobile');
+    // A limiter with another secret finds none of these counts.
+    const other = new SendLimiter({
+      redis: await nodeRedis(),
+      prefix,
+      secret: `${LIMIT_SECRET}-other`,
+      perDestination: { limit: 1, windowSeconds: 600 },
+      perIp: false,
+    });
+    expect((await other.take('203.0.113.41', [number])).allowed).toBe(true);
+    // Counting in Redis with no secret is refused at start-up: the keys would be unkeyed.
+    expect(() => new SendLimiter({ redis: admin as never })).toThrow(
+      'SendLimiter: options.secret must be a secret of at least 32 characters, the same on every instance, when the counts live in Redis',
+    );
+  });
+
   it('refuses at once, with the store error, while the client is not connected (either client)', async () => {
     const node = createClient({ url: server.url });
     await node.connect();
     node.destroy();
     const io = new Redis(server.url, { lazyConnect: true });
     const limiters = [
-      new SendLimiter({ redis: node, prefix: 'down:' }),
-      new SendLimiter({}, { redis: redisCommandsOf(io)!, prefix: 'down:' }),
+      new SendLimiter({ redis: node, prefix: 'down:', secret: LIMIT_SECRET }),
+      new SendLimiter({}, { redis: redisCommandsOf(io)!, prefix: 'down:', secret: LIMIT_SECRET }),
     ];
     for (const limiter of limiters) {
       await expect(limiter.take('203.0.113.60', ['down@redis.example'])).rejects.toThrow(
@@ -150,18 +187,26 @@ describe.skipIf(!hasRedisServer())('send limits on one redis-server', () => {
     }
   });
 
-  it('a count given back to zero keeps its window: the next send does not start a new one', async () => {
+  it('a count given back to zero keeps its window, and the IP keeps its attempt', async () => {
     const prefix = `t:${randomUUID()}:`;
-    const limiter = new SendLimiter({ redis: await nodeRedis(), prefix, perIp: { limit: 5, windowSeconds: 600 } });
+    const limiter = new SendLimiter({
+      redis: await nodeRedis(),
+      prefix,
+      secret: LIMIT_SECRET,
+      perIp: { limit: 5, windowSeconds: 600 },
+    });
     const first = await limiter.take('203.0.113.50', ['zero@redis.example']);
     const [ipKey] = await admin.keys(`${prefix}i:*`);
+    const [destinationKey] = await admin.keys(`${prefix}d:*`);
     // The window as if it had started long ago: 100 s left of 600.
-    await admin.pExpire(ipKey!, 100_000);
+    await admin.pExpire(destinationKey!, 100_000);
     if (first.allowed) await first.refund();
-    expect(await admin.get(ipKey!)).toBe('0');
-    await limiter.take('203.0.113.50', ['zero@redis.example']);
+    expect(await admin.get(destinationKey!)).toBe('0:0');
     expect(await admin.get(ipKey!)).toBe('1');
-    expect(await admin.pTTL(ipKey!)).toBeLessThanOrEqual(100_000);
+    await limiter.take('203.0.113.50', ['zero@redis.example']);
+    expect(await admin.get(destinationKey!)).toBe('1:0');
+    expect(await admin.pTTL(destinationKey!)).toBeLessThanOrEqual(100_000);
+    expect(await admin.get(ipKey!)).toBe('2');
   });
 });
 
@@ -180,7 +225,7 @@ describe.skipIf(!hasRedisServer() || !existsSync(REDIS_CLI))('send limits on a t
       await client.connect();
       closing.push(() => client.quit());
       const redis = redisCommandsOf(client)!;
-      return (options) => new SendLimiter(options, { redis, prefix: `t:${randomUUID()}:` });
+      return (options) => new SendLimiter(options, { redis, prefix: `t:${randomUUID()}:`, secret: LIMIT_SECRET });
     });
   });
   describe('ioredis Cluster as the store', () => {
@@ -189,7 +234,7 @@ describe.skipIf(!hasRedisServer() || !existsSync(REDIS_CLI))('send limits on a t
       await once(client, 'ready');
       closing.push(() => client.quit());
       const redis = redisCommandsOf(client)!;
-      return (options) => new SendLimiter(options, { redis, prefix: `t:${randomUUID()}:` });
+      return (options) => new SendLimiter(options, { redis, prefix: `t:${randomUUID()}:`, secret: LIMIT_SECRET });
     });
   });
 });

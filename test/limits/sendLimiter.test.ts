@@ -52,24 +52,42 @@ describe('SendLimiter windows (memory)', () => {
     });
   });
 
-  it('counts a refused send in nothing, and gives a refunded one back, once', async () => {
+  it('counts a refused send in nothing; a refund gives the destination back once, never the IP', async () => {
     const { limiter } = limiterAt({
       perDestination: { limit: 1, windowSeconds: 60 },
-      perIp: { limit: 2, windowSeconds: 60 },
+      perIp: { limit: 3, windowSeconds: 60 },
     });
     const first = await limiter.take('198.51.100.3', ['a@example.com']);
     expect(first.allowed).toBe(true);
     // All or nothing: b is free, a is spent, so neither (nor the IP) counts this send.
     expect(refused(await limiter.take('198.51.100.3', ['b@example.com', 'a@example.com']))?.by).toBe('email');
     expect((await limiter.take('198.51.100.3', ['b@example.com'])).allowed).toBe(true);
-    // The IP's two are spent; a refund gives one back, and a second refund nothing more.
-    expect(refused(await limiter.take('198.51.100.3', ['c@example.com']))?.by).toBe('ip');
+    expect(refused(await limiter.take('198.51.100.3', ['a@example.com']))?.by).toBe('email');
+    // The service refused the first send: a gets it back (a second refund gives nothing more) ...
     if (first.allowed) {
       await first.refund();
       await first.refund();
     }
-    expect((await limiter.take('198.51.100.3', ['c@example.com'])).allowed).toBe(true);
-    expect(refused(await limiter.take('198.51.100.3', ['d@example.com']))?.by).toBe('ip');
+    expect((await limiter.take('198.51.100.3', ['a@example.com'])).allowed).toBe(true);
+    expect(refused(await limiter.take('198.51.100.3', ['a@example.com']))?.by).toBe('ip');
+    // ... but the IP's count is of attempts: the refused one still counts, so its 3 are spent.
+    expect(refused(await limiter.take('198.51.100.3', ['c@example.com']))?.by).toBe('ip');
+  });
+
+  it('a service that refuses every send cannot lift the per-IP budget: each try counts', async () => {
+    const { limiter } = limiterAt({ perDestination: false, perIp: { limit: 5, windowSeconds: 60 } });
+    let tries = 0;
+    for (;;) {
+      const decision = await limiter.take('198.51.100.9', [`try${tries}@example.com`]);
+      if (!decision.allowed) {
+        expect(decision.by).toBe('ip');
+        break;
+      }
+      tries += 1;
+      await decision.refund();
+      if (tries > 50) break;
+    }
+    expect(tries).toBe(5);
   });
 
   it("counts Gmail's dots, +tags and googlemail.com as one destination", async () => {

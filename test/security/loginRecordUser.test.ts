@@ -56,12 +56,15 @@ describe.each<SessionKind>(['cookie', 'express'])('a login record belongs to its
     // The record is still in the session (keepSessionInfo kept it) but is not Bob's.
     expect(me.body.record).toBeNull();
 
-    // Bob has no magic-link login: the guards say so, as for any login of another strategy.
+    // Bob has no magic-link login: he must sign in with it, as docs/risk-guards.md says (401
+    // UNAUTHENTICATED, a page for a browser), not a server error.
     for (const route of ['/guarded', '/needs-email']) {
       const res = await browser.get(route).set(json);
-      expect(res.status, route).toBe(500);
-      expect(res.body.error).toMatchObject({ code: 'SETUP_ERROR' });
-      expect(res.body.error.message).toContain('found no magic-link login');
+      expect(res.status, route).toBe(401);
+      expect(res.body).toEqual({ error: { code: 'UNAUTHENTICATED' } });
+      const page = await browser.get(route).set('accept', 'text/html');
+      expect(page.status, route).toBe(401);
+      expect(page.text).not.toContain('"ok"');
     }
   });
 

@@ -66,3 +66,67 @@ describe('redaction of every form the docs name', () => {
     });
   }
 });
+
+/** Each character of `value` that `keep` refuses, written by `escape`. */
+function escapeEach(value: string, keep: RegExp, escape: (c: string) => string): string {
+  return [...value].map((c) => (keep.test(c) ? c : escape(c))).join('');
+}
+
+/** Forms servers write that carry the value mixed into other text or escaped character by character. */
+function escapedEchoes(value: string): Record<string, string> {
+  const json = JSON.stringify(value).slice(1, -1);
+  const hex2 = (c: string, upper: boolean) => {
+    const h = c.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? h.toUpperCase() : h}`;
+  };
+  const embedded = (before: string) =>
+    Buffer.from(`${before}client_secret=${value}&grant_type=authorization_code`).toString('base64');
+  return {
+    "JSON with '\\/' (PHP's default)": json.replace(/\//g, '\\/'),
+    'JSON \\u00XX escapes of every symbol (upper hex)': escapeEach(value, /[A-Za-z0-9]/, (c) => hex2(c, true)),
+    'JSON \\u00XX escapes of every symbol (lower hex)': escapeEach(value, /[A-Za-z0-9]/, (c) => hex2(c, false)),
+    'decimal HTML entities': escapeEach(value, /[A-Za-z0-9]/, (c) => `&#${c.charCodeAt(0)};`),
+    'hex HTML entities': escapeEach(value, /[A-Za-z0-9]/, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
+    'inside a longer base64 string (offset 0)': embedded(''),
+    'inside a longer base64 string (offset 1)': embedded('a'),
+    'inside a longer base64 string (offset 2)': embedded('ab'),
+  };
+}
+
+describe('redaction of escapes and of a secret inside longer encoded text', () => {
+  // No `?` here: a query string is dropped whole, which would hide a leak of what precedes it.
+  const PLAIN_SECRET = `Sh/h+S3cr3t=Val&~>'"x/y`;
+  const PLAIN_TOKEN = `T0ken/+=abc~>'"45678/z`;
+  let plain: OtplessClient;
+  beforeAll(() => {
+    plain = new OtplessClient({
+      clientId: 'id',
+      clientSecret: PLAIN_SECRET,
+      authUrl: server.url,
+      userAuthUrl: server.url,
+    });
+  });
+  afterAll(() => plain.close());
+
+  for (const [name, value] of [
+    ['client secret', PLAIN_SECRET],
+    ['token', PLAIN_TOKEN],
+  ] as const) {
+    it.each(Object.entries(escapedEchoes(value)))(
+      `the ${name} echoed as %s never reaches the error`,
+      async (_f, form) => {
+        server.reply(() => ({
+          status: 400,
+          body: { message: `you sent ${form}`, description: `bad: ${form}.`, errorCode: '7101' },
+        }));
+        const err = await plain.getUserInfo(PLAIN_TOKEN).catch((e: unknown) => e);
+        expect(isOtplessError(err, 'API_ERROR')).toBe(true);
+        expect((err as { serviceMessage: string }).serviceMessage).toContain('[redacted]');
+        const bytes = Buffer.from(value);
+        // Every alignment of the value's own bytes in base64, and the value's longest part unescaped.
+        const cores = [0, 1, 2].map((skip) => bytes.subarray(skip, skip + 12).toString('base64'));
+        expectNoSecrets(err, [form, value, value.slice(0, 14), ...cores]);
+      },
+    );
+  }
+});

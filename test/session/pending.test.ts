@@ -1,5 +1,7 @@
+import { registerRecordKey } from '../../src/session/recordKeys.js';
 // The pending sends of a session: each serves one login, taken out before it is compared, and a
 // callback that binds to nothing leaves the others alone.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   allPending,
@@ -139,5 +141,30 @@ describe('pending sends', () => {
     const extended: SessionLike = { [PENDING_KEY]: [{ ...entry, expiresAt: 99_999 }] };
     Object.defineProperty(extended, 'id', { value: 'session-a' });
     expect(allPending(extended)).toEqual([]);
+  });
+});
+
+describe('destination hashes under a key', () => {
+  // The record key the send is sealed with keys its destination hashes too.
+  const recordKey = registerRecordKey('pending-destination-test-secret-0123456789');
+  const key = recordKey.key;
+  const other = Buffer.alloc(32, 8);
+  const unkeyed = (value: string) =>
+    createHash('sha256').update(`destination\0${value.toLowerCase()}`).digest('base64url').slice(0, 22);
+
+  it('with a key, a session holds no hash a reader can recompute from a guessed number', () => {
+    const session: SessionLike = {};
+    rememberPending(session, { ...send('f-keyed', 'r-keyed'), destinations: ['+14155550123'] }, 0, recordKey);
+    const [stored] = allPending(session);
+    expect(stored!.destinationHashes).toEqual([hashDestination('+14155550123', key)]);
+    expect(stored!.destinationHashes[0]).not.toBe(unkeyed('+14155550123'));
+    expect(stored!.destinationHashes[0]).not.toBe(hashDestination('+14155550123', other));
+    // Compared in lower case, as before, and 22 characters, as before.
+    expect(hashDestination('Ada@Example.com', key)).toBe(hashDestination('ada@example.com', key));
+    expect(hashDestination('ada@example.com', key)).toMatch(/^[\w-]{22}$/);
+  });
+
+  it('without a key, the hash is the one earlier versions wrote', () => {
+    expect(hashDestination('Ada@Example.com')).toBe(unkeyed('ada@example.com'));
   });
 });

@@ -94,7 +94,10 @@ describe.skipIf(!hasRedisServer())('RedisFlowStore on a redis-server', () => {
 
   it("the send limits count through the store's node-redis client", async () => {
     const { redis } = new RedisFlowStore({ client: reader });
-    const limiter = new SendLimiter({ perIp: { limit: 1, windowSeconds: 60 } }, { redis, prefix: 'limits:' });
+    const limiter = new SendLimiter(
+      { perIp: { limit: 1, windowSeconds: 60 } },
+      { redis, prefix: 'limits:', secret: 'limit-keys-secret-of-the-tests-0123456789' },
+    );
     expect((await limiter.take('203.0.113.9', ['ada@example.com'])).allowed).toBe(true);
     expect((await limiter.take('203.0.113.9', ['bob@example.com'])).allowed).toBe(false);
   });

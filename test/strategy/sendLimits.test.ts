@@ -277,7 +277,7 @@ describe('limits options', () => {
   it.each([
     [
       { limits: 'yes' },
-      'MagicLinkStrategy: options.limits must be an object with perDestination, perIp, redis or prefix (or false)',
+      'MagicLinkStrategy: options.limits must be an object with perDestination, perIp, redis, prefix, secret or maxCounts (or false)',
     ],
     [
       { limits: { perIP: { limit: 1, windowSeconds: 60 } } },
