@@ -72,11 +72,7 @@ const OPTION_NAMES = Object.keys({
 } satisfies Record<keyof SendOptions, true>);
 
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
-export function createSendMiddleware(
-  settings: LoginSetup,
-  given: SendOptions,
-  hooks: SendHooks = {},
-): SendMiddleware {
+export function createSendMiddleware(settings: LoginSetup, given: SendOptions, hooks: SendHooks = {}): SendMiddleware {
   // Own keys only: a polluted Object.prototype is no option.
   const options = optionsObject<SendOptions>(OWNER, given, 'an object');
   refuseUnknownOptions(OWNER, options, OPTION_NAMES);

@@ -226,7 +226,8 @@ function boundText(session: SessionLike, record: StoredLoginRecord): string {
     record.handoff === true,
     record.risk ?? null,
     record.token ?? null,
-    record.via ?? null,
+    // Only when set: a record of a login by link or token keeps the text it always had.
+    ...(record.via === undefined ? [] : [record.via]),
   ]);
 }
 

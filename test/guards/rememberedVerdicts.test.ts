@@ -34,8 +34,8 @@ describe('what requireLowRisk() remembers never decides for another login, user 
     // The record's keyed binding covers its sealed signals: the altered record is no record at all.
     const audited = events.length;
     const res = await h.browser().get('/guarded').set(json).set('cookie', signedSessionCookie(forged));
-    expect(res.status).toBe(500);
-    expect(res.body.error.code).toBe('SETUP_ERROR');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHENTICATED');
     expect(events.length).toBe(audited);
   });
 

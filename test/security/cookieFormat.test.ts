@@ -79,8 +79,8 @@ describe('a cookie session written by this version', () => {
     expect((await browser.get('/me')).status).toBe(200);
     expect((await browser.get('/record')).body.record).toBeNull();
     const guarded = await browser.get('/guarded').set('accept', 'application/json');
-    expect(guarded.status).toBe(500);
-    expect(guarded.body.error.code).toBe('SETUP_ERROR');
+    expect(guarded.status).toBe(401);
+    expect(guarded.body.error.code).toBe('UNAUTHENTICATED');
   });
 });
 
@@ -93,7 +93,7 @@ describe('a cookie session written by the previous version', () => {
     expect(me.body.user).toEqual(WRITTEN_BEFORE.passport.user);
     expect((await browser.get('/record')).body.record).toBeNull();
     const guarded = await browser.get('/guarded').set('accept', 'application/json');
-    expect(guarded.status).toBe(500);
-    expect(guarded.body.error.code).toBe('SETUP_ERROR');
+    expect(guarded.status).toBe(401);
+    expect(guarded.body.error.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -82,8 +82,8 @@ describe.each<SessionKind>(['cookie', 'express'])('a login record belongs to its
       expect((await browser.get('/me').set(json)).body.record).toMatchObject({ id: 'alice@example.com' });
     } else {
       const res = await browser.get('/guarded').set(json);
-      expect(res.status).toBe(500);
-      expect(res.body.error.code).toBe('SETUP_ERROR');
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHENTICATED');
       expect((await browser.get('/me').set(json)).body.record).toBeNull();
     }
   });

@@ -1,4 +1,4 @@
-import { registerRecordKey } from '../../src/session/recordKeys.js';
+import { latestRecordKey, registerRecordKey } from '../../src/session/recordKeys.js';
 // The pending sends of a session: each serves one login, taken out before it is compared, and a
 // callback that binds to nothing leaves the others alone.
 import { createHash } from 'node:crypto';
@@ -41,7 +41,8 @@ describe('pending sends', () => {
       version: PENDING_VERSION,
       flowId: 'flow-a',
       requestIdHashes: [hashRequestId('request-a')],
-      destinationHashes: [hashDestination('ada@example.com')],
+      // Keyed under the record key the send was sealed with.
+      destinationHashes: [hashDestination('ada@example.com', latestRecordKey()!.key)],
       expiresAt: 10_000,
     });
   });
