@@ -230,7 +230,7 @@ export class CallbackAttempt {
    * the code. Asked before the page is shown: most logins have no page, and pay no async call.
    */
   private asksConfirmPage(req: HttpRequest): boolean {
-    return this.settings.confirm && req.method !== 'POST';
+    return this.settings.confirm && isRead(req);
   }
 
   /** Shows the confirm page (see `asksConfirmPage`); the login goes on with the person's POST. */
@@ -243,9 +243,12 @@ export class CallbackAttempt {
     return undefined;
   }
 
-  /** A code POSTed (confirm mode) must come from a page of this site: login CSRF otherwise. */
+  /**
+   * A code sent by any method but GET and HEAD (a POST in confirm mode, or a PUT to a callback
+   * mounted with `app.all`) must come from a page of this site: login CSRF otherwise.
+   */
   private isSameOriginIfPosted(req: HttpRequest): boolean {
-    return req.method !== 'POST' || isSameOriginPost(req, this.settings.callbackUrl);
+    return isRead(req) || isSameOriginPost(req, this.settings.callbackUrl);
   }
 
   /** The verification, or `undefined` when the service refused the code (invalid, expired, used). */
@@ -310,4 +313,9 @@ export class CallbackAttempt {
     this.actions.fail(info ? { ...challenge, ...info } : challenge, status);
     return undefined;
   }
+}
+
+/** GET and HEAD: the link opened (or a scanner's look); every other method is checked like a POST. */
+function isRead(req: HttpRequest): boolean {
+  return req.method === 'GET' || req.method === 'HEAD';
 }

@@ -4,7 +4,8 @@ import { warnOnce } from './warn.js';
 
 /**
  * After a verified code that came back without its flow id: tells the operator when the
- * service's evidence says a binding is lost. Only on the service's evidence: the code came in the
+ * service's evidence says a binding may be lost. A visitor can bring this about with a link of
+ * their own (the flow id taken out), so the words blame no one: otpless-check tells which. Only on the service's evidence: the code came in the
  * URL the link opened (its query), and the service verified it. A code POSTed in a body without
  * its flow is the app's page leaving the flow out, and says nothing of the service.
  *
@@ -17,16 +18,17 @@ export function warnIfBindingLost(req: HttpRequest, found: { flowDropped: boolea
     // The code belongs to a send whose redirect_uri carried the flow, and it came back without it.
     warnOnce(
       'OTPLESS_FLOW_PARAM_MISSING',
-      `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter, so the service seems to drop ` +
-        "the query of redirect_uri. Same-browser logins fall back to the service's request id; cross-device " +
-        'handoff cannot work. Run `npx otpless-check` to confirm.',
+      `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter: either the service drops ` +
+        'the query of redirect_uri (then cross-device handoff cannot work), or a visitor opened an altered link. ' +
+        "Same-browser logins fall back to the service's request id. `npx otpless-check` tells which.",
     );
   }
   if (found.unbound) {
     warnOnce(
       'OTPLESS_BINDING_FAILED',
       "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
-        'send of the browser: neither binding holds for this service. Run `npx otpless-check`.',
+        'send of the browser: either neither binding holds for this service, or a visitor opened an altered ' +
+        'link in another browser. `npx otpless-check` tells which.',
     );
   }
 }
