@@ -246,13 +246,30 @@ function body(endpoint: EndpointName): fc.Arbitrary<string> {
 // ---------------------------------------------------------------- checks
 
 type Outcome =
-  { kind: 'result'; value: Record<string, unknown> } | { kind: 'BAD_RESPONSE' } | { kind: 'API_ERROR'; status: number };
+  | { kind: 'result'; value: Record<string, unknown> }
+  | { kind: 'BAD_RESPONSE' }
+  | { kind: 'NOT_SUCCESS' }
+  | { kind: 'API_ERROR'; status: number };
 
 /** Maps a thrown value to an outcome; anything outside the contract is rethrown to fail the case. */
 function classify(err: unknown): Outcome {
   if (err instanceof OtplessResponseError && isOtplessError(err, 'BAD_RESPONSE')) return { kind: 'BAD_RESPONSE' };
   if (isOtplessError(err, 'API_ERROR')) return { kind: 'API_ERROR', status: err.status };
+  if (isOtplessError(err, 'NOT_SUCCESS')) return { kind: 'NOT_SUCCESS' };
   throw err;
+}
+
+/** Only SUCCESS is success: a refusal as NOT_SUCCESS needs a `status` (or userDetails' one) that is something else. */
+function carriesOtherStatus(text: string): boolean {
+  try {
+    const json: unknown = JSON.parse(text);
+    if (!isObj(json)) return false;
+    const details = json.userDetails;
+    const statuses = [json.status, isObj(details) ? details.status : undefined];
+    return statuses.some((status) => status !== undefined && status !== 'SUCCESS');
+  } catch {
+    return false;
+  }
 }
 
 /** A 2xx body may be the service's error shape; only one with an `errorCode` is read as one. */
@@ -288,7 +305,7 @@ const STATUSES = fc.oneof(
 );
 
 describe(`through real sockets: ${SOCKET_RUNS} fuzzed answers per endpoint from the emulator`, () => {
-  const socketTally = { result: 0, BAD_RESPONSE: 0, API_ERROR: 0 };
+  const socketTally = { result: 0, BAD_RESPONSE: 0, NOT_SUCCESS: 0, API_ERROR: 0 };
 
   it.each(ENDPOINT_NAMES)(
     '%s: a typed result, BAD_RESPONSE, or API_ERROR for a non-2xx; never anything else',
@@ -316,6 +333,7 @@ describe(`through real sockets: ${SOCKET_RUNS} fuzzed answers per endpoint from 
           socketTally[outcome.kind]++;
           const ok2xx = status >= 200 && status <= 299;
           if (outcome.kind === 'API_ERROR') return outcome.status === status && (!ok2xx || carriesErrorCode(text));
+          if (outcome.kind === 'NOT_SUCCESS') return ok2xx && carriesOtherStatus(text);
           if (outcome.kind === 'result')
             return ok2xx && CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
           return ok2xx;
@@ -333,11 +351,11 @@ describe(`through real sockets: ${SOCKET_RUNS} fuzzed answers per endpoint from 
 });
 
 let decoded = 0;
-const tally = { result: 0, BAD_RESPONSE: 0, API_ERROR: 0 };
+const tally = { result: 0, BAD_RESPONSE: 0, NOT_SUCCESS: 0, API_ERROR: 0 };
 
 describe(`decodeBody: ${DECODE_RUNS} fuzzed bodies per endpoint (${DECODE_RUNS * ENDPOINT_NAMES.length} in all)`, () => {
   it.each(ENDPOINT_NAMES)(
-    '%s: a result the login can rely on, or BAD_RESPONSE; accepted risk never allows damaged signals',
+    '%s: a result the login can rely on, or BAD_RESPONSE (NOT_SUCCESS for another state); accepted risk never allows damaged signals',
     (endpoint) => {
       fc.assert(
         fc.property(body(endpoint), (text) => {
@@ -355,6 +373,7 @@ describe(`decodeBody: ${DECODE_RUNS} fuzzed bodies per endpoint (${DECODE_RUNS *
           }
           tally[outcome.kind]++;
           if (outcome.kind === 'API_ERROR') return carriesErrorCode(text);
+          if (outcome.kind === 'NOT_SUCCESS') return carriesOtherStatus(text);
           if (outcome.kind === 'result') return CRITICAL[endpoint](outcome.value) && checkRisk(endpoint, outcome.value);
           return true;
         }),
