@@ -162,6 +162,10 @@ export async function runPeersBench(
           together: true,
           log,
         });
+        // A redirect is not proof of a login (better-auth redirects its refusals too): the peer counts its own.
+        const served = options.warmup + (options.rounds + options.warmupRounds) * options.logins;
+        const logged = await peer.call<number>('loggedIn');
+        if (logged < served) throw new Error(`${mode}: ${logged} logins went through of ${served} served`);
         const s = summarize(rounds);
         const heap = {
           ours: await ours.call<number | null>('heapUsed'),

@@ -39,6 +39,9 @@ async function importPeer<T>(specifier: string): Promise<T> {
   return (await import(pathToFileURL(peerRequire.resolve(specifier)).href)) as T;
 }
 
+/** Logins that went through (a user handed to Passport, or a session row created), checked by bench/peers.ts. */
+let loggedIn = 0;
+
 /** Links "sent", by destination, until the load generator takes them. */
 const outbox = new Map<string, string>();
 const takeLinks = (destinations: string[]) =>
@@ -86,7 +89,10 @@ async function startMagicLogin(keyObject: boolean): Promise<Started> {
     callbackUrl: '/auth/magiclogin/callback',
     sendMagicLink: async (destination, href) => void outbox.set(destination, href),
     // "Get or create a user": the README's verify, the user found at once.
-    verify: (payload, done) => done(null, { id: payload.destination, email: payload.destination }),
+    verify: (payload, done) => {
+      loggedIn++;
+      done(null, { id: payload.destination, email: payload.destination });
+    },
   });
   const passport = new passportPkg.Passport();
   passport.serializeUser((user: Express.User, done) => done(null, user));
@@ -124,7 +130,7 @@ async function startBetterAuth(): Promise<Started> {
   );
   const { getMigrations } = await importPeer<{
     getMigrations(options: object): Promise<{ runMigrations(): Promise<void> }>;
-  }>('better-auth/db');
+  }>('better-auth/db/migration');
   const Database = (await importPeer<{ default: new (file: string) => { close(): void } }>('better-sqlite3')).default;
   const dir = mkdtempSync(join(tmpdir(), 'bench-better-auth-'));
   const db = new Database(join(dir, 'sqlite.db'));
@@ -140,6 +146,7 @@ async function startBetterAuth(): Promise<Started> {
       }),
     ],
     logger: { disabled: true },
+    databaseHooks: { session: { create: { after: async () => void loggedIn++ } } },
   });
   await (await getMigrations(auth.options)).runMigrations();
   // As its README mounts it on Express 5 (before any body parser).
@@ -160,6 +167,7 @@ const app =
 serveCommands(
   {
     links: (destinations: string[]) => takeLinks(destinations),
+    loggedIn: () => loggedIn,
     heapUsed: () => heapAfterGc(),
     cpu: () => process.cpuUsage(),
     ...profilerCommands,
