@@ -173,7 +173,8 @@ export async function runPeersBench(
         };
         log(
           `peers: ${mode}: CPU µs per login ours ${fmtSpread(s.a.cpuMicrosPerLogin, 0)}, peer ${fmtSpread(s.b.cpuMicrosPerLogin, 0)}; ` +
-            `peer / ours: CPU ${fmtSpread(s.cpuRatio)}, logins/s ${fmtSpread(s.rpsRatio)}; heap MB ours ${mb(heap.ours)}, peer ${mb(heap.peer)}`,
+            `peer / ours: CPU ${fmtSpread(s.cpuRatio)}, logins/s ${fmtSpread(s.rpsRatio)}; heap MB ours ${mb(heap.ours)}, peer ${mb(heap.peer)}; ` +
+            `p50/p99 ms (medians of rounds) ours ${s.a.p50Ms.toFixed(1)}/${s.a.p99Ms.toFixed(1)}, peer ${s.b.p50Ms.toFixed(1)}/${s.b.p99Ms.toFixed(1)}`,
         );
         rows.push(
           row({
