@@ -42,6 +42,8 @@ const { values } = parseArgs({
      * on a shared machine, both then see the same neighbours.
      */
     together: { type: 'boolean', default: false },
+    /** Which app sends the links: 'separate' (a third strategy app, the default) or 'measured'. */
+    sender: { type: 'string', default: 'separate' },
   },
 });
 const here = fileURLToPath(new URL('..', import.meta.url));
@@ -62,13 +64,18 @@ const apps: Record<'base' | 'this', Child<{ url: string }>> = {
     ...(values.limits ? { limits: values.limits } : {}),
   }),
 };
-// Logins are prepared through a strategy app's send route (a bare app has none): a third app when neither is one.
+// Logins are prepared through a strategy app's send route, in a third app: a measured app that
+// also served the sends would carry their garbage into its timed rounds, and only one side would.
+// (--sender measured: the old way, the base app when it is a strategy app, else this one.)
 const sender =
-  values['base-mode'] === 'strategy'
+  values.sender === 'measured' && values['base-mode'] === 'strategy'
     ? apps.base
-    : values.mode === 'strategy'
+    : values.sender === 'measured' && values.mode === 'strategy'
       ? apps.this
       : await forkChild<{ url: string }>(childFile(here), { mode: 'strategy', ...urls });
+console.log(
+  `logins sent through ${sender === apps.base ? 'the base app' : sender === apps.this ? 'this app' : 'a third app'}`,
+);
 const prepare = async (count: number): Promise<LoginRequest[]> =>
   // Both checkouts write the same pending record: a cookie from either send route fits both.
   (await prepareLogins(sender.ready.url, emulator, count, agent)).map(({ path, cookie }) => ({ path, cookie }));
