@@ -15,6 +15,7 @@ import { HANDOFF_BENCH_DEFAULTS, runHandoffBench } from './handoff.js';
 import { LIMITS_BENCH_DEFAULTS, runLimitsBench } from './limits.js';
 import { LOGIN_BENCH_DEFAULTS, runLoginBench } from './login.js';
 import { MEMORY_BENCH_DEFAULTS, runMemoryBench } from './memory.js';
+import { PEERS_BENCH_DEFAULTS, runPeersBench } from './peers.js';
 import { printTable, writeResults, writeSvg, type BenchRow } from './support/report.js';
 
 const { values } = parseArgs({
@@ -65,6 +66,16 @@ rows.push(
 rows.push(
   ...(await runFastifyLoginBench(
     quick ? { ...FASTIFY_LOGIN_BENCH_DEFAULTS, logins: 500, rounds: 1, warmup: 200 } : FASTIFY_LOGIN_BENCH_DEFAULTS,
+    log,
+  )),
+);
+rows.push(
+  ...(await runPeersBench(
+    {
+      ...PEERS_BENCH_DEFAULTS,
+      ...(quick ? { logins: 300, rounds: 1, warmupRounds: 1, warmup: 100 } : {}),
+      peersDir: process.env.BENCH_PEERS_DIR,
+    },
     log,
   )),
 );

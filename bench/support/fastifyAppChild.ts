@@ -2,7 +2,10 @@
 // - 'strategy': Fastify 5 + @fastify/secure-session + @fastify/passport + otplessFastify() +
 //   MagicLinkStrategy, set up as docs/frameworks.md shows;
 // - 'bare': Fastify 5 + @fastify/secure-session and one hand-written callback making the same
-//   upstream call (verify code) with undici and writing the same session (the old one cleared).
+//   upstream call (verify code) with undici and writing the same session (the old one cleared);
+// - 'bare-passport': the same upstream call with the strategy's browser binding, as a minimal
+//   Passport strategy on @fastify/passport (`secureSession()`, its login and redirect): the
+//   Passport-only floor of the strategy app.
 // Both use the same session key and cookie name, so one prepared pending cookie fits either.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -11,13 +14,15 @@ import { Authenticator } from '@fastify/passport';
 import fastifySecureSession from '@fastify/secure-session';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
+import { createHash } from 'node:crypto';
+import { Strategy as PassportStrategy } from 'passport-strategy';
 import { MagicLinkStrategy, otplessFastify } from '../../src/index.js';
 import { CLIENT } from '../../test/helpers/harness.js';
 import { argsOf, serveCommands } from './child.js';
 import { profilerCommands } from './profiler.js';
 
 export interface FastifyAppChildArgs {
-  mode: 'strategy' | 'bare';
+  mode: 'strategy' | 'bare' | 'bare-passport';
   authUrl: string;
   userAuthUrl: string;
 }
@@ -123,5 +128,100 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
-const app = args.mode === 'bare' ? await startBareApp() : await startStrategyApp();
+interface Pending {
+  version?: unknown;
+  flowId?: unknown;
+  requestIdHashes?: unknown;
+  expiresAt?: unknown;
+}
+
+/**
+ * The strategy's binding and verify call as a minimal strategy on @fastify/passport: the live
+ * send whose flow id the link brought back, taken out of the session before verifying, then
+ * the service's request id hashed and compared (as appChild.ts's 'bare-passport' on Express).
+ */
+async function startBarePassportApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { server, url } = await listen();
+  const agent = new Agent({ connections: 64 });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    clientId: CLIENT.clientId,
+    clientSecret: CLIENT.clientSecret,
+  };
+  type Session = { get(key: string): unknown; set(key: string, value: unknown): void };
+  const takePending = (session: Session, flow: unknown): Pending | undefined => {
+    const list = session.get('otplessPending');
+    if (!Array.isArray(list) || typeof flow !== 'string') return undefined;
+    const now = Date.now();
+    const live = (list as Pending[]).filter(
+      (p) => p?.version === 2 && typeof p.expiresAt === 'number' && p.expiresAt > now,
+    );
+    const found = live.find((p) => p.flowId === flow);
+    if (!found) return undefined;
+    const rest = live.filter((p) => p !== found);
+    session.set('otplessPending', rest.length > 0 ? rest : undefined);
+    return found;
+  };
+  const logIn = async (req: { query: unknown; session: unknown }): Promise<number | User> => {
+    const { code, flow } = req.query as { code?: unknown; flow?: unknown };
+    if (typeof code !== 'string' || code === '') return 400;
+    const pending = takePending(req.session as Session, flow);
+    if (!pending) return 403;
+    const res = await request(`${args.authUrl}/auth/v1/verify/code`, {
+      dispatcher: agent,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ code }),
+    });
+    const verified = (await res.body.json()) as {
+      requestId: string;
+      userDetails: { identities: Array<{ identityType: string; identityValue: string }> };
+    };
+    if (res.statusCode !== 200) return 401;
+    const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
+    if (!Array.isArray(pending.requestIdHashes) || !pending.requestIdHashes.includes(hash)) return 403;
+    const email = verified.userDetails.identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
+    return { id: email, email };
+  };
+  class BareStrategy extends PassportStrategy {
+    name = 'bare';
+    override authenticate(req: never): void {
+      logIn(req).then(
+        (outcome) => (typeof outcome === 'number' ? this.fail(outcome) : this.success(outcome)),
+        (err: unknown) => this.error(err as Error),
+      );
+    }
+  }
+  const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
+  const passport = new Authenticator();
+  await app.register(fastifySecureSession, SESSION);
+  await app.register(passport.initialize());
+  await app.register(passport.secureSession());
+  passport.use('bare', new BareStrategy());
+  passport.registerUserSerializer(async (user: User) => user);
+  passport.registerUserDeserializer(async (user: User) => user);
+  app.get(
+    '/auth/callback',
+    { preValidation: passport.authenticate('bare', { successRedirect: '/me' }) },
+    async () => ({}),
+  );
+  app.get('/me', async (request, reply) => (request.user ? { user: request.user } : reply.code(401).send({})));
+  await app.ready();
+  return {
+    url,
+    stop: async () => {
+      server.closeAllConnections();
+      await app.close();
+      await agent.close();
+    },
+  };
+}
+
+const app =
+  args.mode === 'bare'
+    ? await startBareApp()
+    : args.mode === 'bare-passport'
+      ? await startBarePassportApp()
+      : await startStrategyApp();
 serveCommands({ cpu: () => process.cpuUsage(), ...profilerCommands }, { url: app.url }, app.stop);

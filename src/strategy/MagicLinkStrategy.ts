@@ -134,12 +134,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       setHeader(res, 'Cache-Control', 'no-store');
       setHeader(res, 'Referrer-Policy', 'no-referrer');
     }
-    // Passport runs each attempt on a copy of the strategy that holds its verbs for this request.
-    const attempt = new CallbackAttempt(setup, this.verify, req, {
-      success: (user, info) => this.success(user, info),
-      fail: (challenge, status) => this.fail(challenge, status),
-      pass: () => this.pass(),
-    });
+    // Passport runs each attempt on a copy of the strategy that holds its verbs for this request:
+    // that copy is the attempt's actions (no wrapper closures, which esbuild's keepNames would
+    // name with a defineProperty each, on every login).
+    const attempt = new CallbackAttempt(setup, this.verify, req, this);
     // Passport ignores the return value, so a rejection must become `error` here.
     // Service failures become our 502/503/504; errors of the app's verify pass as they are.
     attempt.run().catch((err: unknown) => this.error(isClientError(err) ? serviceFailure(err) : err));

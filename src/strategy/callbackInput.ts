@@ -69,7 +69,9 @@ function isOpaque(value: unknown, maxLength: number): value is string {
  * the first `?` is the query: a code may itself hold a `?`.
  */
 function queryOf(req: HttpRequest): URLSearchParams {
-  return new URLSearchParams(String(req.url).split('?').slice(1).join('?'));
+  const url = String(req.url);
+  const at = url.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
 }
 
 /** `name` in the query: its value, every value when it is repeated, `undefined` when absent. */
