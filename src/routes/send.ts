@@ -13,6 +13,7 @@ import { translatorFor } from '../web/messages/index.js';
 import { isSafeLocalPath, mayBeCrossSite } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { readBodyIfNeeded } from './body.js';
 import { passBotCheck } from './botGate.js';
 import { hasNoBody, invalid, noBodyError, readSendInput } from './sendInput.js';
 import type { SendFields, SendInput } from './sendInput.js';
@@ -143,7 +144,10 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
 
   return function sendMagicLink(...given: HostArgs<HttpRequest>) {
     const [req, res, next] = nodeArgs(...given);
-    run(req, res)
+    // A form or JSON body no parser read is read here: the route needs no body parser, and a
+    // JSON body sent to a route whose app parses only forms (or the other way round) is read too.
+    readBodyIfNeeded(req)
+      .then(() => run(req, res))
       .catch((err: unknown) => {
         if (err instanceof OtplessRequestError) respondError(err, req, res, next);
         else next(err);

@@ -1,4 +1,5 @@
 import express from 'express';
+import expressSession from 'express-session';
 import passportPkg from 'passport';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
@@ -276,19 +277,20 @@ describe('send() misuse', () => {
     return { app, strategy };
   }
 
-  it('names the body parser to add when there is none', async () => {
+  it('reads a form body itself when the app parses only JSON', async () => {
     const { app, strategy } = await bareApp((app, strategy) => {
+      app.use(expressSession({ secret: 'send-test-secret', resave: false, saveUninitialized: false }));
       app.use(express.json());
       app.post('/send', strategy.send());
     });
     const res = await supertest(app)
       .post('/send')
       .set('sec-fetch-site', 'same-origin')
+      .set('accept', 'application/json')
       .type('form')
       .send({ email: 'x@example.com' });
-    expect(res.status).toBe(500);
-    expect(res.body.reason).toBe('MISSING_BODY_PARSER');
-    expect(res.body.message).toContain('express.urlencoded');
+    expect(res.status).toBe(200);
+    expect(res.body.sent).toEqual([{ type: 'EMAIL', channel: 'EMAIL' }]);
     await strategy.client.close();
   });
 
