@@ -5,7 +5,7 @@ import { removeSessionValue, sessionOf } from '../session/session.js';
 import { CALLBACK_FAILURES } from '../strategy/failures.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { redirectSeeOther, redirectWithError, sendJson, wantsJson } from '../web/request.js';
 import type { LoginPaths } from './paths.js';
 import { showErrorPage } from './pageRoutes.js';
 import type { PagePaths } from './pageRoutes.js';
@@ -107,11 +107,7 @@ function showFailure(
   message: string,
 ): Promise<void> | void {
   const redirect = settings.failureRedirect ?? settings.pages.error;
-  if (redirect) {
-    const target = new URL(redirect, 'http://same-site.invalid');
-    target.searchParams.set('error', code);
-    return redirectSeeOther(res, `${target.pathname}${target.search}`);
-  }
+  if (redirect) return redirectWithError(res, redirect, code);
   return showErrorPage(settings.setup, settings.paths, settings.pages, req, res, { status, code, message });
 }
 

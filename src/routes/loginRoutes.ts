@@ -7,7 +7,7 @@ import { optionError, optionsObject, refuseUnknownOptions, boolOption, oneOfOpti
 import { sessionOf, setSessionValue } from '../session/session.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { redirectWithError, sendJson, wantsJson } from '../web/request.js';
 import { readBodyIfNeeded } from './body.js';
 import { runCallback } from './callbackRoute.js';
 import type { CallbackSettings, PassportRunner } from './callbackRoute.js';
@@ -93,12 +93,7 @@ export function createLoginRoutes(
   // sign-in page with its message next to the field.
   const onError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
     if (wantsJson(req)) return sendJson(res, err.status, err);
-    if (pages.signIn) {
-      const target = new URL(pages.signIn, 'http://same-site.invalid');
-      target.searchParams.set('error', err.reason);
-      if (err.field) target.searchParams.set('field', err.field);
-      return redirectSeeOther(res, `${target.pathname}${target.search}`);
-    }
+    if (pages.signIn) return redirectWithError(res, pages.signIn, err.reason, err.field);
     const values = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
     showSignInPage(setup, paths, choices, req, res, { err, values }).catch(next);
   };

@@ -12,7 +12,7 @@ import type { HostArgs, HostHandler } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';
 import { isSafeLocalPath, mayBeCrossSite } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { redirectSeeOther, redirectWithError, sendJson, wantsJson } from '../web/request.js';
 import { readBodyIfNeeded } from './body.js';
 import { passBotCheck } from './botGate.js';
 import { hasNoBody, invalid, noBodyError, readSendInput } from './sendInput.js';
@@ -110,12 +110,7 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
     if (err.retryAfterSeconds !== undefined && !answered(res)) setHeader(res, 'Retry-After', err.retryAfterSeconds);
     if (options.onError) return options.onError(err, req, res, next);
     if (wantsJson(req)) return sendJson(res, err.status, err);
-    if (options.failureRedirect) {
-      const target = new URL(options.failureRedirect, 'http://same-site.invalid');
-      target.searchParams.set('error', err.reason);
-      if (err.field) target.searchParams.set('field', err.field);
-      return redirectSeeOther(res, `${target.pathname}${target.search}`);
-    }
+    if (options.failureRedirect) return redirectWithError(res, options.failureRedirect, err.reason, err.field);
     next(err);
   };
 
@@ -133,7 +128,7 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
     if (!hooks.checkedBefore?.(req)) await passBotCheck(settings.botCheck, req, t);
     const session = sessionOf(req);
     if (settings.crossDevice !== 'accept' && !session) throw OtplessSetupError.missingSession();
-    const link = await sendLink(settings, req, session, input, fields, t);
+    const link = await sendLink({ settings, req, session, input, fields, t });
     if (session) watchSessionCookie(req, res);
     hooks.sent?.(req, input, link);
     if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);

@@ -58,31 +58,29 @@ class TakenBySend {
  * binds the flow to the send, and remembers the send in the session. Throws the route's error
  * (`OtplessRequestError`) after giving back what it took.
  */
-export async function sendLink(
-  settings: LoginSetup,
-  req: HttpRequest,
-  session: SessionLike | undefined,
-  input: SendInput,
-  fields: SendFields,
-  t: Say,
-): Promise<SentLink> {
-  const taken = new TakenBySend(settings);
+export async function sendLink(send: SendRequest): Promise<SentLink> {
+  const taken = new TakenBySend(send.settings);
   try {
-    return await send(settings, taken, req, session, input, fields, t);
+    return await sendTaking(send, taken);
   } catch (err) {
     await taken.giveBack();
     throw err;
   }
 }
 
-async function send(
-  settings: LoginSetup,
+/** What one send is about: the setup, the request and its session, what to send, and the words. */
+export interface SendRequest {
+  settings: LoginSetup;
+  req: HttpRequest;
+  session: SessionLike | undefined;
+  input: SendInput;
+  fields: SendFields;
+  t: Say;
+}
+
+async function sendTaking(
+  { settings, req, session, input, fields, t }: SendRequest,
   taken: TakenBySend,
-  req: HttpRequest,
-  session: SessionLike | undefined,
-  input: SendInput,
-  fields: SendFields,
-  t: Say,
 ): Promise<SentLink> {
   const { address, e164, destinations } = input;
   const channel = input.channel ?? settings.channel;

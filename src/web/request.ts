@@ -43,3 +43,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 export function redirectSeeOther(res: ServerResponse, location: string): void {
   writeAnswer(res, 303, { Location: location }, undefined);
 }
+
+/**
+ * Redirects (303) to a path of this site with `error=<code>` (and `field=<field>`) added to its
+ * query: where a refusal goes when the app shows it on a page of its own.
+ */
+export function redirectWithError(res: ServerResponse, path: string, code: string, field?: string): void {
+  const target = new URL(path, 'http://same-site.invalid');
+  target.searchParams.set('error', code);
+  if (field) target.searchParams.set('field', field);
+  redirectSeeOther(res, `${target.pathname}${target.search}`);
+}
