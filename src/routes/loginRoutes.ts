@@ -80,6 +80,7 @@ export function createLoginRoutes(
   const choices: SignInChoices = {
     contacts: oneOfOption(owner, options, 'contacts', ['email', 'mobile', 'both'] as const) ?? 'both',
     channelChoice: boolOption(owner, options, 'channelChoice') ?? false,
+    defaultCountry: options.defaultCountry,
   };
   const callbackSettings: CallbackSettings = {
     setup,

@@ -22,6 +22,8 @@ export interface PagePaths {
 export interface SignInChoices {
   contacts: 'email' | 'mobile' | 'both';
   channelChoice: boolean;
+  /** The mount's `defaultCountry`, when it gives one (else the strategy's). */
+  defaultCountry?: string | undefined;
 }
 
 /** Seconds before the waiting page offers to send the link again. */
@@ -60,6 +62,7 @@ export function showSignInPage(
       : {}),
     hidden: isSafeLocalPath(returnTo) ? { returnTo } : {},
     botCheck: setup.botCheck?.widget,
+    defaultCountry: choices.defaultCountry ?? setup.defaultCountry,
   });
   return showPage(context(setup, req, res), view);
 }

@@ -84,6 +84,15 @@ describe('magicLinkRoutes(): the sign-in page', () => {
     expect(page.text).toContain('name="mobile"');
   });
 
+  it('says how a number without + is read when the mount has a defaultCountry, in the page’s language', async () => {
+    const { browser } = await startApp({ defaultCountry: 'IN' });
+    expect(visibleText((await browser.get('/auth/sign-in')).text)).toContain('or as you would dial it in India.');
+    const es = await browser.get('/auth/sign-in', { 'accept-language': 'es' });
+    expect(visibleText(es.text)).toContain('o como lo marcarías en India.');
+    const plain = await startApp();
+    expect(visibleText((await plain.browser.get('/auth/sign-in')).text)).toContain('With its country code, such as');
+  });
+
   it('shows a refused address next to its field, with what was typed, and no stack trace', async () => {
     const { browser } = await startApp();
     await browser.get('/auth/sign-in');

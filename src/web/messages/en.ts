@@ -45,6 +45,7 @@ export const en = {
   'signIn.emailLabel': 'E-mail address',
   'signIn.mobileLabel': 'Mobile number',
   'signIn.mobileHint': 'With its country code, such as +1 415 555 0123.',
+  'signIn.mobileHintCountry': 'With its country code, or as you would dial it in {country}.',
   'signIn.or': 'or',
   'signIn.channelLegend': 'Send the link to the mobile by',
   'signIn.whatsapp': 'WhatsApp',

@@ -42,6 +42,7 @@ export const es: Messages = {
   'signIn.emailLabel': 'Correo electrónico',
   'signIn.mobileLabel': 'Número de celular',
   'signIn.mobileHint': 'Con su código de país, como +52 55 1234 5678.',
+  'signIn.mobileHintCountry': 'Con su código de país, o como lo marcarías en {country}.',
   'signIn.or': 'o',
   'signIn.channelLegend': 'Enviar el enlace al celular por',
   'signIn.whatsapp': 'WhatsApp',

@@ -38,6 +38,7 @@ export const hi: Messages = {
   'signIn.emailLabel': 'ईमेल पता',
   'signIn.mobileLabel': 'मोबाइल नंबर',
   'signIn.mobileHint': 'देश कोड के साथ, जैसे +91 98765 43210।',
+  'signIn.mobileHintCountry': 'देश कोड के साथ, या जैसे आप इसे {country} में डायल करते हैं।',
   'signIn.or': 'या',
   'signIn.channelLegend': 'मोबाइल पर लिंक इससे भेजें',
   'signIn.whatsapp': 'WhatsApp',

@@ -40,6 +40,7 @@ export const id: Messages = {
   'signIn.emailLabel': 'Alamat email',
   'signIn.mobileLabel': 'Nomor ponsel',
   'signIn.mobileHint': 'Dengan kode negaranya, misalnya +62 812 3456 7890.',
+  'signIn.mobileHintCountry': 'Dengan kode negaranya, atau seperti Anda memanggilnya di {country}.',
   'signIn.or': 'atau',
   'signIn.channelLegend': 'Kirim tautan ke ponsel melalui',
   'signIn.whatsapp': 'WhatsApp',

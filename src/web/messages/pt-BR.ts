@@ -38,6 +38,7 @@ export const ptBR: Messages = {
   'signIn.emailLabel': 'E-mail',
   'signIn.mobileLabel': 'Número de celular',
   'signIn.mobileHint': 'Com o código do país, como +55 11 91234 5678.',
+  'signIn.mobileHintCountry': 'Com o código do país, ou como você discaria em {country}.',
   'signIn.or': 'ou',
   'signIn.channelLegend': 'Enviar o link para o celular por',
   'signIn.whatsapp': 'WhatsApp',

@@ -27,6 +27,8 @@ export interface SignInInput {
   status?: number;
   /** The bot check's widget to draw in the form. */
   botCheck?: BotCheckWidget | undefined;
+  /** Where a number typed without `+` is read (the send's `defaultCountry`): the hint says so. */
+  defaultCountry?: string | undefined;
 }
 
 const TEXT: Record<'email' | 'mobile' | 'both', MessageKey> = {
@@ -47,11 +49,12 @@ export function signInView(ctx: PageContext, input: SignInInput): SignInView {
   const contacts = input.contacts?.length ? [...new Set(input.contacts)] : (['email', 'mobile'] as const);
   const shows = (contact: 'email' | 'mobile'): boolean => contacts.includes(contact);
   const error = input.error;
+  const country = input.defaultCountry ? countryName(tr.locale, input.defaultCountry) : undefined;
   const field = (contact: 'email' | 'mobile', label: MessageKey, hint?: MessageKey): SignInField => ({
     name: input.names?.[contact] ?? contact,
     label: tr.t(label),
     value: input.values?.[contact] ?? '',
-    ...(hint ? { hint: tr.t(hint) } : {}),
+    ...(hint ? { hint: tr.t(hint, country ? { country } : undefined) } : {}),
     ...(error?.field === contact ? { error: error.message } : {}),
   });
   const channels = [...new Set(input.channels ?? [])];
@@ -70,7 +73,9 @@ export function signInView(ctx: PageContext, input: SignInInput): SignInView {
     form,
     ...(input.botCheck ? { botCheck: input.botCheck } : {}),
     ...(shows('email') ? { email: field('email', 'signIn.emailLabel') } : {}),
-    ...(shows('mobile') ? { mobile: field('mobile', 'signIn.mobileLabel', 'signIn.mobileHint') } : {}),
+    ...(shows('mobile')
+      ? { mobile: field('mobile', 'signIn.mobileLabel', country ? 'signIn.mobileHintCountry' : 'signIn.mobileHint') }
+      : {}),
     ...(shows('mobile') && channels.length > 1
       ? {
           channel: {
@@ -138,4 +143,13 @@ function channelHtml(channel: NonNullable<SignInView['channel']>): string {
     )
     .join('');
   return `<fieldset><legend>${escapeHtml(channel.legend)}</legend>${options}</fieldset>`;
+}
+
+/** A country's name in the page's language (`IN` -> India, Índia, भारत), or the code itself. */
+function countryName(locale: string, code: string): string {
+  try {
+    return new Intl.DisplayNames([locale, 'en'], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
