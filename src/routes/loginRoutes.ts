@@ -13,7 +13,7 @@ import { runCallback } from './callbackRoute.js';
 import type { CallbackSettings, PassportRunner } from './callbackRoute.js';
 import { loginPaths } from './paths.js';
 import type { LoginPaths } from './paths.js';
-import { showSignInPage, showWaitingPage } from './pageRoutes.js';
+import { showErrorPage, showSignInPage, showWaitingPage } from './pageRoutes.js';
 import type { PagePaths, SignInChoices } from './pageRoutes.js';
 import { createSendMiddleware } from './send.js';
 import { createStatusRoute } from './status.js';
@@ -140,7 +140,13 @@ export function createLoginRoutes(
     callback(req, res, next) {
       readBodyIfNeeded(req)
         .then(() => runCallback(callbackSettings, passport, req, res, next))
-        .catch(next);
+        .catch((err: unknown) => {
+          // A body too large or not JSON is the caller's: answered as a failed callback is.
+          if (!(err instanceof OtplessRequestError)) return next(err);
+          if (wantsJson(req)) return sendJson(res, err.status, err);
+          const failure = { status: err.status, code: err.reason, message: err.message };
+          showErrorPage(setup, paths, pages, req, res, failure).catch(next);
+        });
     },
   };
 }

@@ -251,11 +251,15 @@ describe('magicLinkRoutes(): routes and options', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
-  it('refuses a body larger than any sign-in with 413', async () => {
+  it('refuses a body larger than any sign-in with 413, on the send and on the callback', async () => {
     const { browser } = await startApp();
     const big = await browser.postJson('/auth/magic-link', { email: `${'a'.repeat(20_000)}@example.com` });
     expect(big.status).toBe(413);
     expect(big.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    const page = await browser.postForm('/auth/callback', { code: 'a'.repeat(20_000) });
+    expect(page.status).toBe(413);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(visibleText(page.text)).toContain('BODY_TOO_LARGE');
   });
 
   it('leaves every other path to the app', async () => {
