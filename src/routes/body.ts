@@ -19,12 +19,7 @@ export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
   if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') return;
   const text = await readText(req);
   if (type === 'application/x-www-form-urlencoded') {
-    const body: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-    for (const [key, value] of new URLSearchParams(text)) {
-      const seen = body[key];
-      body[key] = seen === undefined ? value : ([] as string[]).concat(seen, value);
-    }
-    req.body = body;
+    req.body = parseFormBody(text);
     return;
   }
   if (text.trim() === '') {
@@ -36,6 +31,19 @@ export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
   } catch {
     throw new OtplessRequestError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
   }
+}
+
+/**
+ * A form body as the routes read it: own keys only (no prototype), and a repeated field an
+ * array, which the routes refuse, rather than one value chosen.
+ */
+export function parseFormBody(text: string): Record<string, string | string[]> {
+  const body: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [key, value] of new URLSearchParams(text)) {
+    const seen = body[key];
+    body[key] = seen === undefined ? value : ([] as string[]).concat(seen, value);
+  }
+  return body;
 }
 
 function readText(req: HttpRequest): Promise<string> {

@@ -108,7 +108,7 @@ function showFailure(
 ): Promise<void> | void {
   const redirect = settings.failureRedirect ?? settings.pages.error;
   if (redirect) return redirectWithError(res, redirect, code);
-  return showErrorPage(settings.setup, settings.paths, settings.pages, req, res, { status, code, message });
+  return showErrorPage(settings.setup, settings.paths, req, res, { status, code, message });
 }
 
 function codeOf(info: unknown): string {

@@ -4,6 +4,7 @@ import { setSealSecrets } from '../session/sealedSignals.js';
 import { linkReply, nodeArgs, replyOf } from '../web/host.js';
 import type { ReplyLike } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
+import { parseFormBody } from './body.js';
 import type { PassportRunner } from './callbackRoute.js';
 import { createLoginRoutes } from './loginRoutes.js';
 import type { LoginRoutes, LoginRoutesOptions } from './loginRoutes.js';
@@ -165,7 +166,7 @@ export function fastifyRoutes(
       child.addContentTypeParser(
         'application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: 16 * 1024 },
-        (_request, body, parsed) => parsed(null, formBody(body)),
+        (_request, body, parsed) => parsed(null, parseFormBody(body)),
       );
     }
     const urls = [paths.callback, paths.send, paths.status, paths.waiting, ...(routes.ownSignIn ? [] : [paths.signIn])];
@@ -183,14 +184,4 @@ export function fastifyRoutes(
     }
     done();
   };
-}
-
-/** A form body as the routes read it: a repeated field becomes an array (which they refuse). */
-function formBody(text: string): Record<string, string | string[]> {
-  const body: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-  for (const [key, value] of new URLSearchParams(text)) {
-    const seen = body[key];
-    body[key] = seen === undefined ? value : ([] as string[]).concat(seen, value);
-  }
-  return body;
 }

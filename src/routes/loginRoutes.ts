@@ -145,7 +145,7 @@ export function createLoginRoutes(
           if (!(err instanceof OtplessRequestError)) return next(err);
           if (wantsJson(req)) return sendJson(res, err.status, err);
           const failure = { status: err.status, code: err.reason, message: err.message };
-          showErrorPage(setup, paths, pages, req, res, failure).catch(next);
+          showErrorPage(setup, paths, req, res, failure).catch(next);
         });
     },
   };

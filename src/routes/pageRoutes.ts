@@ -114,7 +114,6 @@ export async function showWaitingPage(
 export function showErrorPage(
   setup: LoginSetup,
   paths: LoginPaths,
-  _pages: PagePaths,
   req: HttpRequest,
   res: ServerResponse,
   failure: { status: number; code: string; message: string },

@@ -80,5 +80,7 @@ describe('botCheck: the send', () => {
     expect(() => botCheck({ provider: 'hcaptcha', secret: '', siteKey: 'k' })).toThrow(/secret/);
     expect(() => botCheck({ provider: 'hcaptcha', secret: 's', siteKey: 'k"><script>' })).toThrow(/siteKey/);
     expect(() => botCheck({ provider: 'hcaptcha', secret: 's', siteKey: 'k', timeoutMs: 10 })).toThrow(/timeoutMs/);
+    expect(() => botCheck({ provider: 'hcaptcha', secret: 's', sitekey: 'k' } as never)).toThrow(TypeError);
+    expect(() => botCheck({ provider: 'hcaptcha', secret: 's', sitekey: 'k' } as never)).toThrow(/sitekey/);
   });
 });
