@@ -77,7 +77,7 @@ const samples: Record<keyof typeof builds, Samples> = {
   before: { heapMB: [], baseMB: [], wallMs: [] },
   after: { heapMB: [], baseMB: [], wallMs: [] },
 };
-const loadBefore = loadavg();
+const [loadBefore = 0] = loadavg();
 try {
   for (let i = 0; i < runs; i++) {
     const order: (keyof typeof builds)[] = i % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
@@ -91,8 +91,8 @@ try {
 } finally {
   for (const dir of Object.values(builds)) rmSync(dir, { recursive: true, force: true });
 }
-const loadAfter = loadavg();
-console.log(`Node ${process.version}, ${runs} runs each, alternated; load ${loadBefore[0].toFixed(2)} -> ${loadAfter[0].toFixed(2)}`);
+const [loadAfter = 0] = loadavg();
+console.log(`Node ${process.version}, ${runs} runs each, alternated; load ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`);
 console.log('| build | heap added by the import, MB: median (range) | wall ms of node -e "import(...)": median (range) |');
 console.log('|---|---|---|');
 for (const name of ['before', 'after'] as const) {

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createAgent, requestOn } from './agent.js';
 import type { EndpointName } from '../wire/endpoints.js';
 import { OtplessApiError } from '../errors.js';
 import { OtplessNetworkError } from '../errors.js';
@@ -46,7 +47,7 @@ export class Transport {
     this.#timeoutMs = options.timeoutMs;
     this.#maxResponseBytes = options.maxResponseBytes;
     this.#secrets = options.secrets;
-    this.#agent = new Agent({
+    this.#agent = createAgent({
       connections: options.connections,
       // undici stops reading (and drops the socket) past this, so a huge chunked body is never buffered.
       maxResponseSize: options.maxResponseBytes,
@@ -106,7 +107,7 @@ export class Transport {
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.#agent.request({
+        response = await requestOn(this.#agent, {
           origin: route.origin,
           path,
           method: route.method,
