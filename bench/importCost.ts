@@ -92,8 +92,12 @@ try {
   for (const dir of Object.values(builds)) rmSync(dir, { recursive: true, force: true });
 }
 const [loadAfter = 0] = loadavg();
-console.log(`Node ${process.version}, ${runs} runs each, alternated; load ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`);
-console.log('| build | heap added by the import, MB: median (range) | wall ms of node -e "import(...)": median (range) |');
+console.log(
+  `Node ${process.version}, ${runs} runs each, alternated; load ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`,
+);
+console.log(
+  '| build | heap added by the import, MB: median (range) | wall ms of node -e "import(...)": median (range) |',
+);
 console.log('|---|---|---|');
 for (const name of ['before', 'after'] as const) {
   const s = samples[name];

@@ -15,6 +15,9 @@ export function createAgent(options: ConstructorParameters<typeof Agent>[0]): Di
  * `dispatcher.request(options)`: undici's root entry adds `request` to every dispatcher's
  * prototype, which these modules alone do not, so it is called on the dispatcher here.
  */
-export function requestOn(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+export function requestOn(
+  dispatcher: Dispatcher,
+  options: Dispatcher.RequestOptions,
+): Promise<Dispatcher.ResponseData> {
   return request.call(dispatcher, options);
 }

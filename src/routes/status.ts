@@ -1,11 +1,12 @@
 import type { FlowStatus } from '../flow/handoff.js';
 import type { LoginSetup } from '../login/compose.js';
-import { allPending } from '../session/pending.js';
+import { allPending, dropExpiredPending } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
 import { nodeArgs, setHeader } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { sendJson } from '../web/request.js';
+import { forgetWaiting } from './waitingRecord.js';
 
 /** The body of `strategy.status()`. */
 export interface FlowStatusBody {
@@ -18,12 +19,21 @@ export interface FlowStatusBody {
 
 /** Where this session's latest cross-device flow stands (see `MagicLinkStrategy.flowStatus`). */
 export async function flowStatusOf(settings: LoginSetup, req: HttpRequest): Promise<FlowStatusBody> {
-  const latest = allPending(sessionOf(req)).at(-1);
-  if (!latest || !settings.handoff) return { status: 'none' };
+  const session = sessionOf(req);
+  const latest = allPending(session).at(-1);
+  if (!latest) return { status: 'none' };
   const now = Date.now();
   const expiresAt = new Date(latest.expiresAt).toISOString();
-  if (latest.expiresAt <= now) return { status: 'expired', expiresAt };
+  if (latest.expiresAt <= now) {
+    // Said once: the page stops asking, and the session keeps nothing of a link no one can use.
+    if (dropExpiredPending(session, now)) forgetWaiting(req);
+    return settings.handoff ? { status: 'expired', expiresAt } : { status: 'none' };
+  }
+  if (!settings.handoff) return { status: 'none' };
   const { status, record } = await settings.handoff.status(latest.flowId, now);
+  // Denied for good: the waiting page's record (where the link went, what to send again) has
+  // served; the send stays for the callback, which answers FLOW_DENIED and takes it out.
+  if (status === 'denied') forgetWaiting(req);
   if (status !== 'pending' || !record) return { status, expiresAt };
   return { status, match: settings.handoff.numberOf(latest.flowId), expiresAt };
 }

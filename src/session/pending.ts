@@ -127,6 +127,22 @@ export function rememberPending(
   setSessionValue(session, PENDING_KEY, [...kept, entry].slice(-MAX_PENDING));
 }
 
+/**
+ * Takes the sends whose link has expired out of the session, and anything stored under the
+ * key that this code cannot read; the live ones stay. Nothing reads an expired send again
+ * (every check asks for live ones), so it is only weight in the session store. The session is
+ * written only when something was taken out. True when no send is left.
+ */
+export function dropExpiredPending(session: SessionLike | null | undefined, now: number): boolean {
+  const list = session?.[PENDING_KEY];
+  if (!session || list === undefined) return true;
+  const live = liveEntries(session, now).map((e) => e.stored);
+  if (Array.isArray(list) && live.length === list.length) return live.length === 0;
+  if (live.length > 0) setSessionValue(session, PENDING_KEY, live);
+  else removeSessionValue(session, PENDING_KEY);
+  return live.length === 0;
+}
+
 /** Takes the live send with this flow id out of the session; the others stay. */
 export function takePendingByFlow(
   session: SessionLike | null | undefined,
