@@ -23,6 +23,8 @@ export default defineConfig([
     // Shared chunks: the root and /client hold the same classes, so `instanceof` agrees
     // between an error the strategy throws and the class imported from /client.
     splitting: true,
+    // `import.meta.url` in the CommonJS build too: src/lazyModule.ts loads dependencies from it.
+    shims: true,
   },
   {
     // The two commands: each one self-contained file (no chunk shared between them).

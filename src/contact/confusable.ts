@@ -15,7 +15,10 @@
  * - no Latin letter outside ASCII is by itself the look-alike of one ASCII character (`ɑ` of
  *   `a`, dotless `ı` of `i`): `adɑm` and `exımple` are refused, `josé` and `bücher` are not.
  */
-import { rectifyConfusion } from 'unicode-confusables';
+import { lazyModule } from '../lazyModule.js';
+
+// Loaded by the first non-ASCII address: its table is most of a megabyte of heap.
+const confusables = lazyModule<typeof import('unicode-confusables')>('unicode-confusables');
 
 // UAX #31 table 4 (recommended scripts), as Script_Extensions names.
 const RECOMMENDED_NAMES = [
@@ -53,7 +56,7 @@ const WRITTEN_TOGETHER = [
 
 /** The UTS #39 skeleton: NFD, each character to its prototype, NFD again. */
 export function skeleton(text: string): string {
-  return rectifyConfusion(text.normalize('NFD')).normalize('NFD');
+  return confusables().rectifyConfusion(text.normalize('NFD')).normalize('NFD');
 }
 
 /** True when `part` passes every check above (see the file's comment). */

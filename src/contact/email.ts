@@ -8,9 +8,12 @@
  * it (`tr46`, every check on), and each of its labels and the local part through UTS #39
  * (`./confusable.ts`): one writing system per part, no whole-script or Latin look-alikes.
  */
-import { toASCII, toUnicode } from 'tr46';
 import type { Uts46Options } from 'tr46';
+import { lazyModule } from '../lazyModule.js';
 import { passesUts39 } from './confusable.js';
+
+// UTS #46, loaded by the first international domain (plain ASCII ones never need it).
+const tr46 = lazyModule<typeof import('tr46')>('tr46');
 
 /** Why an address was not accepted; each gets its own message where a person sees it. */
 export type EmailProblem =
@@ -136,7 +139,7 @@ function asciiDomain(domain: string, international: boolean): string | { problem
     const typed = domain.split(LABEL_DOTS);
     if (typed.some((label, i) => !labelPasses(label, i === typed.length - 1))) return { problem: 'lookalike' };
   }
-  const ascii = international ? toASCII(domain, UTS46) : domain.toLowerCase();
+  const ascii = international ? tr46().toASCII(domain, UTS46) : domain.toLowerCase();
   if (!ascii || ascii.length > MAX_DOMAIN) return { problem: 'format' };
   const labels = ascii.split('.');
   const tld = labels.at(-1) ?? '';
@@ -145,8 +148,8 @@ function asciiDomain(domain: string, international: boolean): string | { problem
     if (!label.startsWith('xn--')) continue;
     // A punycode label is an international one, however it was typed.
     if (!international) return { problem: 'international' };
-    const unicode = toUnicode(label, UTS46);
-    if (unicode.error || toASCII(unicode.domain, UTS46) !== label) return { problem: 'format' };
+    const unicode = tr46().toUnicode(label, UTS46);
+    if (unicode.error || tr46().toASCII(unicode.domain, UTS46) !== label) return { problem: 'format' };
     if (!IDNA2008_LABEL.test(unicode.domain)) return { problem: 'format' };
     if (unicode.domain.normalize('NFKC') !== unicode.domain || HIDDEN.test(unicode.domain))
       return { problem: 'lookalike' };

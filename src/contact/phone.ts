@@ -6,11 +6,16 @@
  *
  * Every number that leaves this file is E.164: `+` and digits, e.g. `+919876543210`.
  */
-import { Metadata } from 'libphonenumber-js/core';
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Metadata, MetadataJson } from 'libphonenumber-js/core';
 import type { CountryCode, NumberType } from 'libphonenumber-js/max';
-// The same metadata module `/max` reads (one copy): its CommonJS build exports no `Metadata`.
-import maxMetadata from 'libphonenumber-js/max/metadata';
+import { lazyModule } from '../lazyModule.js';
+
+// Loaded by the first number or country code read, not at import: the metadata of every
+// country, with number types, is about 2.4 MB of heap that a login by e-mail never needs.
+const library = lazyModule<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
+const core = lazyModule<typeof import('libphonenumber-js/core')>('libphonenumber-js/core');
+// The same metadata file `/max` reads (one copy): `/max` exports no `Metadata` to read it with.
+const maxMetadata = lazyModule<MetadataJson>('libphonenumber-js/max/metadata');
 
 /**
  * An ISO 3166-1 alpha-2 code libphonenumber-js knows, for `defaultCountry`.
@@ -78,7 +83,7 @@ const REFUSED_KINDS: ReadonlySet<NumberType | undefined> = new Set<NumberType>([
  * isCountryCode('in') // false: codes are upper case
  */
 export function isCountryCode(value: unknown): value is CountryCode {
-  return typeof value === 'string' && /^[A-Z]{2}$/.test(value) && isSupportedCountry(value);
+  return typeof value === 'string' && /^[A-Z]{2}$/.test(value) && library().isSupportedCountry(value);
 }
 
 /**
@@ -114,7 +119,7 @@ export function readTypedPhone(input: unknown, defaultCountry?: CountryCode): Ph
 function ownCodeReading(typed: string, country: CountryCode, reading: PhoneReading): PhoneReading {
   if (reading.e164 === undefined) return reading;
   const digits = typed.replace(/[ ()./-]/g, '');
-  if (!digits.startsWith(getCountryCallingCode(country))) return reading;
+  if (!digits.startsWith(library().getCountryCallingCode(country))) return reading;
   const withCode = read(`+${digits}`);
   return withCode.e164 !== undefined && withCode.e164 !== reading.e164 ? { problem: 'countryCode' } : reading;
 }
@@ -152,12 +157,13 @@ function dialledReading(typed: string, country: CountryCode, reading: PhoneReadi
 /** International prefixes in the library's metadata are at most 5 digits (`0011`, `00xx`, `8~10`). */
 const MAX_PREFIX_DIGITS = 5;
 const prefixPatterns = new Map<CountryCode, RegExp>();
-const metadata = new Metadata(maxMetadata);
+let metadata: Metadata | undefined;
 
 /** The country's international-prefix pattern, whole-string, from the library's metadata. */
 function internationalPrefix(country: CountryCode): RegExp {
   let pattern = prefixPatterns.get(country);
   if (pattern === undefined) {
+    metadata ??= new (core().Metadata)(maxMetadata());
     metadata.selectNumberingPlan(country);
     const source = metadata.numberingPlan?.IDDPrefix() ?? '';
     // No prefix in the metadata: a pattern that matches only the empty string, never a prefix.
@@ -238,7 +244,7 @@ function serviceForm(input: unknown): string | undefined {
  * library's default looks for a number inside free text and drops what is around it.
  */
 function read(text: string, defaultCountry?: CountryCode): PhoneReading {
-  const parsed = parsePhoneNumberFromString(text, { defaultCountry, extract: false });
+  const parsed = library().parsePhoneNumberFromString(text, { defaultCountry, extract: false });
   if (!parsed || !parsed.isValid()) return { problem: 'invalid' };
   if (REFUSED_KINDS.has(parsed.getType())) return { problem: 'kind' };
   return { e164: parsed.number };

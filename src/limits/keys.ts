@@ -6,8 +6,11 @@
  */
 import * as crypto from 'node:crypto';
 import { isIPv6 } from 'node:net';
-import { toASCII } from 'tr46';
+import { lazyModule } from '../lazyModule.js';
 import { verifiedPhone } from '../contact/phone.js';
+
+// UTS #46, loaded by the first non-ASCII domain counted.
+const tr46 = lazyModule<typeof import('tr46')>('tr46');
 
 // eslint-disable-next-line no-control-regex -- the ASCII range is exactly what it names
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -87,7 +90,7 @@ function canonicalDestination(destination: string): string {
     const local = value.slice(0, at).normalize('NFC').toLowerCase();
     const domain = value.slice(at + 1);
     const plus = local.indexOf('+');
-    const ascii = NON_ASCII.test(domain) ? (toASCII(domain) ?? domain) : domain.toLowerCase();
+    const ascii = NON_ASCII.test(domain) ? (tr46().toASCII(domain) ?? domain) : domain.toLowerCase();
     const mailbox = plus > 0 ? local.slice(0, plus) : local;
     if (GMAIL_DOMAINS.has(ascii)) return `${mailbox.replace(/\./g, '')}@gmail.com`;
     return `${mailbox}@${ascii}`;
