@@ -48,10 +48,10 @@ function heapOf(dir: string): { added: number; base: number } {
   return { added: after - before, base: before };
 }
 
-/** Wall time of the whole `node -e "import('passport-otpless')"` process (ms). */
-function wallOf(dir: string): number {
+/** Wall time of the whole `node -e "<code>"` process (ms), by default the import. */
+function wallOf(dir: string, code = "import('passport-otpless')"): number {
   const started = performance.now();
-  const out = spawnSync(process.execPath, ['-e', "import('passport-otpless')"], { cwd: dir, encoding: 'utf8' });
+  const out = spawnSync(process.execPath, ['-e', code], { cwd: dir, encoding: 'utf8' });
   const ms = performance.now() - started;
   if (out.status !== 0) throw new Error(`import failed: ${out.stderr}`);
   return ms;
@@ -77,6 +77,7 @@ const samples: Record<keyof typeof builds, Samples> = {
   before: { heapMB: [], baseMB: [], wallMs: [] },
   after: { heapMB: [], baseMB: [], wallMs: [] },
 };
+const bareMs: number[] = [];
 const [loadBefore = 0] = loadavg();
 try {
   for (let i = 0; i < runs; i++) {
@@ -87,6 +88,8 @@ try {
       samples[name].baseMB.push(heap.base / MB);
       samples[name].wallMs.push(wallOf(builds[name]));
     }
+    // Node itself, importing nothing: what every run above pays before the import.
+    bareMs.push(wallOf(builds.before, '0'));
   }
 } finally {
   for (const dir of Object.values(builds)) rmSync(dir, { recursive: true, force: true });
@@ -103,4 +106,5 @@ for (const name of ['before', 'after'] as const) {
   const s = samples[name];
   console.log(`| ${name} | ${summary(s.heapMB, 2)} | ${summary(s.wallMs, 0)} |`);
 }
+console.log(`| nothing (\`node -e "0"\`) | - | ${summary(bareMs, 0)} |`);
 console.log(`(heap of the process before the import: ${summary(samples.before.baseMB, 2)} MB)`);
