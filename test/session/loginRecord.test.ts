@@ -7,9 +7,9 @@ import expressSession from 'express-session';
 import passportPkg from 'passport';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { MagicLinkStrategy, readLoginRecord, requireIdentity } from '../../src/index.js';
+import { MagicLinkStrategy, readLoginRecord, requireIdentity, requireLowRisk } from '../../src/index.js';
 import { CLIENT, clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
-import type { Harness } from '../helpers/harness.js';
+import type { Harness, SessionKind } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 const { harness, emulator } = useSharedEmulator();
@@ -65,6 +65,53 @@ describe('a user changed in place between two guards is judged as it is now', ()
     const res = await browser.get('/twice?change=1').set(json);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: { code: 'UNAUTHENTICATED' } });
+  });
+});
+
+describe('what readLoginRecord() gives', () => {
+  it.each<SessionKind>(['cookie', 'express'])(
+    "is the caller's own copy: changing it changes neither the guards' view nor a later read (%s session)",
+    async (session) => {
+      const h = await harness({
+        session,
+        strategy: { enrich: ['secureInfo'] },
+        routes: (app) => {
+          app.get(
+            '/change-then-guard',
+            (req, _res, next) => {
+              const record = readLoginRecord(req)!;
+              record.verified.length = 0;
+              record.risk!.action = 'block';
+              (record.risk!.signals as { f: string }).f = '!';
+              next();
+            },
+            requireIdentity('EMAIL'),
+            requireLowRisk(),
+            (req, res) => res.json({ record: readLoginRecord(req) }),
+          );
+        },
+      });
+      const browser = h.browser();
+      await loginVia(h, browser, { email: 'copy@example.com' }, 'clean');
+      const before = (await browser.get('/me').set(json)).body.record;
+      for (let i = 0; i < 2; i++) {
+        const res = await browser.get('/change-then-guard').set(json);
+        expect(res.status).toBe(200);
+        expect(res.body.record).toEqual(before);
+      }
+    },
+  );
+
+  it('a member JSON leaves out, added to the user, leaves the login counting (the same serialized user)', async () => {
+    const h = await twoGuards(
+      (id) => ({ id, email: id }),
+      (user) => {
+        user.nickname = undefined;
+      },
+    );
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'alice@example.com' })).status).toBe(302);
+    for (let i = 0; i < 2; i++) expect((await browser.get('/twice?change=1').set(json)).status).toBe(200);
   });
 });
 
