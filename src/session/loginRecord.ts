@@ -36,11 +36,10 @@ export function writeLoginRisk(req: HttpRequest, record: LoginRecord, risk: Logi
   const session = sessionOf(req) as SessionLike;
   const key = recordKeyById(record.k) ?? latestRecordKey();
   if (!key) throw noKeyError();
-  setSessionValue(
-    session,
-    LOGIN_RECORD_KEY,
-    bound(session, { ...record, risk: storedRisk(req, record.id, risk) }, key),
-  );
+  // A copy as JSON keeps it: `record` may be the one the guards share, which the session (and
+  // whoever changes it) must not hold.
+  const copy = JSON.parse(JSON.stringify(record)) as LoginRecord;
+  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, { ...copy, risk: storedRisk(req, record.id, risk) }, key));
 }
 
 /** What the record is built from: a `MagicLinkProfile` fits (the session room needs no strategy types). */
