@@ -236,8 +236,12 @@ export async function runGuardBench(
   return previous ? [decision, previous, route] : [decision, route];
 }
 
-/** The previous release, whose guard the issue compares with (commit of 0.1.0's predecessor). */
-export const PREVIOUS_RELEASE = '5a56f38';
+/**
+ * The tree the guard is paired against: the previous release (0.1.0's predecessor), whose
+ * guard the issue compares with, or the commit `BENCH_GUARD_BASE` names (with
+ * `BENCH_PREVIOUS_DIR`, a checkout of it elsewhere).
+ */
+export const PREVIOUS_RELEASE = process.env.BENCH_GUARD_BASE ?? '5a56f38';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 

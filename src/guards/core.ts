@@ -3,8 +3,10 @@ import { sessionOf } from '../session/session.js';
 import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { LOGIN_RECORD_KEY, readLoginRecord } from '../session/loginRecord.js';
+import { LOGIN_RECORD_KEY } from '../session/loginRecord.js';
 import type { LoginRecord } from '../session/loginRecord.js';
+import { readCheckedLogin } from '../session/checkedLogins.js';
+import type { RiskVerdict } from '../risk/index.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { OtplessSetupError } from '../errors.js';
 import { refuse } from './refuse.js';
@@ -19,12 +21,17 @@ export interface GuardOptions {
 /** Express/Connect middleware and Fastify preHandler, as every guard factory returns it. */
 export type GuardMiddleware = HostHandler<HttpRequest>;
 
-/** A guard's own decision, given a logged-in request and its login record. */
+/**
+ * A guard's own decision, given a logged-in request and its login record. `record` is shared by
+ * the requests of the same login: read it, never change it. `verdicts`: what guards concluded
+ * from that record's signals, by guard, kept with it.
+ */
 export type GuardDecision = (
   req: HttpRequest,
   res: ServerResponse,
   next: NextFunction,
   record: LoginRecord,
+  verdicts: Map<string, RiskVerdict>,
 ) => void | Promise<void>;
 
 interface PassportRequest {
@@ -68,14 +75,14 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
       typeof passportReq.isAuthenticated === 'function' ? passportReq.isAuthenticated() : Boolean(passportReq.user);
     if (!loggedIn) return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     if (!sessionOf(req)) return next(OtplessSetupError.missingSession());
-    const record = readLoginRecord(req);
+    const login = readCheckedLogin(req);
     // A record that is not this user's: another login (another strategy's, say) replaced the
     // magic-link one in this session. That login must sign in again: 401, as for no login.
     const stored: unknown = sessionOf(req)?.[LOGIN_RECORD_KEY];
-    if (!record && stored !== undefined && stored !== null) {
+    if (!login && stored !== undefined && stored !== null) {
       return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     }
-    if (!record) {
+    if (!login) {
       return next(
         new OtplessSetupError(
           'NO_LOGIN_RECORD',
@@ -85,7 +92,7 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
       );
     }
     try {
-      const pending: unknown = decide(req, res, next, record);
+      const pending: unknown = decide(req, res, next, login.record, login.verdicts);
       // A handler may return anything (`res.send()` returns `res`): only a promise is awaited.
       if (pending && typeof (pending as Promise<void>).then === 'function')
         (pending as Promise<void>).then(undefined, next);

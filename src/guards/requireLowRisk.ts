@@ -8,7 +8,7 @@ import { boolOption, functionOption, oneOfOption, optionError } from '../options
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { writeLoginRisk } from '../session/loginRecord.js';
-import { isOpenedValue } from '../session/sealedSignals.js';
+import { rememberAtMost } from '../boundedMemo.js';
 import type { LoginRecord, LoginRiskRecord } from '../session/loginRecord.js';
 import { checkGuardOptions, createGuard } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
@@ -108,18 +108,17 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   const staleAction = opts.staleAction ?? 'challenge';
   const backoffMs = opts.refetchBackoffMs ?? DEFAULT_REFETCH_BACKOFF_MS;
 
+  // This guard's name in the verdicts kept with each checked login (see GuardDecision).
+  const verdictKey = `${GUARD}#${++guardsBuilt}`;
   /**
-   * Verdicts on opened sealed signals, by the signals object: `assessRisk` is pure, and those
-   * objects are authenticated, frozen and shared by every request of the login (see
-   * `isOpenedValue`), so the same object read at the same time always gets the same verdict.
-   * Every other input (missing, unreadable, a server-side session's signals) is judged anew.
+   * The verdict on `signals` read at `at`; `remembered`: the verdicts kept with the login the
+   * signals come from, when they are its stored ones (`assessRisk` is pure, so the same signals,
+   * time and policy always get the same verdict).
    */
-  const verdicts = new WeakMap<object, { at: number; verdict: RiskVerdict }>();
-  const assess = (signals: unknown, at: number): RiskVerdict => {
-    if (!isOpenedValue(signals)) return assessRisk(signals, policy, { now: at });
-    const known = verdicts.get(signals as object);
-    const verdict = known?.at === at ? known.verdict : assessRisk(signals, policy, { now: at });
-    if (known?.at !== at) verdicts.set(signals as object, { at, verdict });
+  const assess = (signals: unknown, at: number, remembered?: Map<string, RiskVerdict>): RiskVerdict => {
+    const known = remembered?.get(verdictKey);
+    const verdict = known ?? assessRisk(signals, policy, { now: at });
+    if (remembered && !known) rememberAtMost(remembered, verdictKey, verdict, MAX_REMEMBERED_VERDICTS);
     // A copy: the caller's verdict is theirs to change (req.risk, a stale reason pushed).
     const copy: RiskVerdict = { action: verdict.action, reasons: verdict.reasons.map((reason) => ({ ...reason })) };
     if (verdict.score !== undefined) copy.score = verdict.score;
@@ -131,11 +130,20 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     opts.maxAgeMs !== undefined && (!record.risk || now - record.risk.at > opts.maxAgeMs);
 
   /** Judges the stored signals; stale ones that were not refreshed also ask for `staleAction`. */
-  const judge = (record: LoginRecord, now: number, stale: boolean, refreshed: boolean): GuardVerdict => {
+  const judge = (
+    record: LoginRecord,
+    now: number,
+    stale: boolean,
+    refreshed: boolean,
+    remembered?: Map<string, RiskVerdict>,
+  ): GuardVerdict => {
     // No signals were fetched at login: judged as missing (fail closed), like an empty answer.
     // Judged as of when they were read (a factory reset "6 days before" stays 6 days before);
     // how old they may be is maxAgeMs's business.
-    const verdict = assess(record.risk?.signals ?? undefined, record.risk?.at ?? now) as GuardVerdict;
+    const risk = record.risk;
+    const verdict = (
+      risk ? assess(risk.signals ?? undefined, risk.at, remembered) : assess(undefined, now)
+    ) as GuardVerdict;
     verdict.signalsAt = record.risk?.at ?? null;
     verdict.stale = stale;
     verdict.refreshed = refreshed;
@@ -193,7 +201,7 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   // none, the operator hears it once, instead of a bare RISK_BLOCKED for everyone.
   let saidNoSignals = false;
   // Synchronous unless a refetch is due: a guard runs on every request of the route.
-  return createGuard(GUARD, opts, (req, res, next, record) => {
+  return createGuard(GUARD, opts, (req, res, next, record, verdicts) => {
     const now = Date.now();
     if (!record.risk && !saidNoSignals) {
       saidNoSignals = true;
@@ -209,9 +217,9 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
       stale && record.risk && opts.client && record.token
         ? refetch(opts.client, record.token, now, backoffMs)
         : undefined;
-    if (!fresh) return respond(req, res, next, record, judge(record, now, stale, false), now);
+    if (!fresh) return respond(req, res, next, record, judge(record, now, stale, false, verdicts), now);
     return fresh.then((signals) => {
-      if (!signals) return respond(req, res, next, record, judge(record, now, true, false), now);
+      if (!signals) return respond(req, res, next, record, judge(record, now, true, false, verdicts), now);
       const risk = { ...signals, action: assessRisk(signals.signals, policy, { now: signals.at }).action };
       // A new record, never a change to the one read: with a server-side session that object is
       // the stored one, and only writeLoginRisk() writes the session.
@@ -232,6 +240,10 @@ interface Refetches {
 }
 
 const DEFAULT_REFETCH_BACKOFF_MS = 30_000;
+/** Verdicts kept per login and guard: guards are built at startup, so few. */
+const MAX_REMEMBERED_VERDICTS = 32;
+/** Guards built in this process, so each has a name of its own for the verdicts it keeps. */
+let guardsBuilt = 0;
 /** Above this many remembered failures, the expired ones are swept on the next failure. */
 const SWEEP_AT = 1_000;
 const REFETCHES = new WeakMap<OtplessClient, Refetches>();

@@ -86,66 +86,9 @@ export function sealValue(req: object, value: unknown, context: string): string 
 /** What `openValue` gives when no secret of this request opens the value (rotated out, altered). */
 export const UNREADABLE = Symbol('unreadable');
 
-/**
- * Values already opened, per list of secrets, by sealed text: a guard runs on every request,
- * and opening costs several times the whole decision. Safe to reuse, since GCM authenticates
- * what it opens: the same sealed text under the same secrets and context always opens to the
- * same value. The context is kept beside the value and compared, so a sealed text moved into
- * another record (another context) is opened, and refused, again.
- */
-const OPENED = new WeakMap<readonly string[], Map<string, Opened>>();
-const MAX_OPENED = 1_000;
-
-interface Opened {
-  context: string;
-  value: unknown;
-}
-
-/**
- * Objects `openValue` handed out: frozen and shared by every request that opens the same sealed
- * text, so whoever reads one may remember what it concluded from it.
- */
-const SHARED = new WeakSet<object>();
-
-/** The value `sealValue` sealed, or `UNREADABLE`. Never throws. */
+/** The value `sealValue` sealed, or `UNREADABLE`. Never throws. (What opened is remembered with its record: see checkedLogins.ts.) */
 export function openValue(req: object, sealed: unknown, context: string): unknown {
-  const secrets = sealSecretsOf(req);
-  const memo = OPENED.get(secrets) ?? newMemo(secrets);
-  // One lookup by the sealed text (anything but a string finds nothing, and `openJson` refuses
-  // it); the context is compared, not hashed with it.
-  const hit = memo.get(sealed as string);
-  if (hit?.context === context) return hit.value;
-  const value = open(secrets, sealed, context);
-  // Only what opened is kept (oldest first out: sessions in use are opened again at their next
-  // request). Keeping a refusal too would change nothing but what an altered cookie may evict.
-  // Stryker disable next-line all: a memo; its mutants change only how often a value is opened
-  if (value !== UNREADABLE) rememberAtMost(memo, sealed as string, { context, value: share(value) }, MAX_OPENED);
-  return value;
-}
-
-function newMemo(secrets: readonly string[]): Map<string, Opened> {
-  const memo = new Map<string, Opened>();
-  OPENED.set(secrets, memo);
-  return memo;
-}
-
-/**
- * True for an object `openValue` gave: authenticated, frozen and shared, so a pure judgement of
- * it (with the same other inputs) may be remembered by its identity. (A WeakSet holds no
- * primitive: `has` answers false for one.)
- */
-export function isOpenedValue(value: unknown): boolean {
-  return SHARED.has(value as object);
-}
-
-/**
- * Freezes and marks as shared what was opened, which is what `sealValue` sealed: compact
- * signals, flat (strings and numbers), or `null` when the service sent none (a WeakSet cannot
- * hold `null`).
- */
-function share(value: unknown): unknown {
-  if (value !== null) SHARED.add(Object.freeze(value as object));
-  return value;
+  return open(sealSecretsOf(req), sealed, context);
 }
 
 /** The first secret that opens it wins; a rotated-out or altered value is `UNREADABLE`. */

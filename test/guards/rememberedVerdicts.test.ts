@@ -6,9 +6,10 @@ import type { GuardVerdict, RiskAuditEvent } from '../../src/index.js';
 import { loginVia } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-// The guard remembers what it may across requests (opened signals by sealed text, verdicts by
-// opened signals, user bindings by user object): none of it may let a changed user, a sealed
-// value moved into another record, or a handler's change to req.risk decide a later request.
+// The guards remember what they may across requests (each checked login record, with its opened
+// signals and every guard's verdict on them): none of it may let a changed user, a sealed value
+// moved into another record, another guard's policy, or a handler's change to req.risk decide a
+// later request.
 const { harness } = useSharedEmulator();
 const json = { accept: 'application/json' };
 
@@ -92,6 +93,22 @@ describe('what requireLowRisk() remembers never decides for another login, user 
     await loginVia(h, browser, { email: 'mutates@example.com' }, 'clean');
     for (let i = 0; i < 3; i++) {
       expect((await browser.get('/guarded').set(json)).body).toEqual({ action: 'allow', reasons: 0 });
+    }
+  });
+
+  it('two guards with their own policies keep their own verdicts on the same login', async () => {
+    const h = await harness({
+      strategy: { enrich: ['secureInfo'] },
+      routes: (app) => {
+        app.get('/default', requireLowRisk(), (_q, r) => r.json({ ok: true }));
+        app.get('/strict', requireLowRisk({ policy: { vpn: 'block' } }), (_q, r) => r.json({ ok: true }));
+      },
+    });
+    const browser = h.browser();
+    await loginVia(h, browser, { email: 'two-policies@example.com' }, 'vpn');
+    for (let i = 0; i < 2; i++) {
+      expect((await browser.get('/default').set(json)).body).toEqual({ error: { code: 'RISK_CHALLENGE' } });
+      expect((await browser.get('/strict').set(json)).body).toEqual({ error: { code: 'RISK_BLOCKED' } });
     }
   });
 });
