@@ -25,7 +25,7 @@ export const ISOLATED = [
   'test/emulator/security.test.ts',
   // Count every event of the process's diagnostics channels.
   'test/diagnostics.test.ts',
-  'test/security/survivors-approveEvents.test.ts',
+  'test/flow/approve.test.ts',
   // Process-wide watches (unhandled rejections, every log line) over the whole file.
   'test/resilience/**/*.test.ts',
   // The examples import the built package and their own app modules, which keep module state

@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * active mutant, and the browser tests need Chromium: left out.
  *
  * `MUTATION_TESTS` (comma-separated globs) narrows the run to the tests written for one file,
- * for a busy machine: `MUTATION_TESTS='test/security/**' npm run test:mutation -- --mutate
+ * for a busy machine: `MUTATION_TESTS='test/web/**' npm run test:mutation -- --mutate
  * src/web/origin.ts`. Fewer tests can only kill fewer mutants, so a narrowed score is a floor.
  */
 const narrowed = process.env.MUTATION_TESTS?.split(',')

@@ -274,7 +274,7 @@ interface SeenUser {
 const SEEN_USERS = new WeakMap<object, SeenUser>();
 
 // Stryker disable all: which users the memo takes; refusing more only costs speed, and taking
-// more (a nested object, a lent member) is what survivors-loginRecord.test.ts refuses.
+// more (a nested object, a lent member) is what test/session/loginRecord.test.ts refuses.
 /**
  * The members of a plain object with no nested object, whose JSON is therefore given by its own
  * keys and the values compared by identity here; `undefined` for anything else (a primitive, an
