@@ -14,15 +14,15 @@ export const ISOLATED = [
   // Assert warnings emitted once per process (warnOnce, the emulator's exposed-host warning):
   // another file could have used up the "once" first.
   'test/strategy/failures.test.ts',
-  'test/routes/setupWarnings.test.ts',
-  'test/strategy/quirks.test.ts',
-  'test/strategy/userInfoCredentials.test.ts',
-  'test/strategy/evidence.test.ts',
-  'test/strategy/errorsSay.test.ts',
-  'test/flow/sharedState.test.ts',
+  'test/routes/warnings.test.ts',
+  'test/strategy/MagicLinkStrategy.quirks.test.ts',
+  'test/strategy/enrich.userInfoCredentials.test.ts',
+  'test/strategy/warn.evidence.test.ts',
+  'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
+  'test/flow/handoff.sharedState.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).
   'test/hosts/**/*.test.ts',
-  'test/emulator/security.test.ts',
+  'test/emulator/server.security.test.ts',
   // Count every event of the process's diagnostics channels.
   'test/diagnostics.test.ts',
   'test/flow/approve.test.ts',

@@ -107,7 +107,7 @@ describe.each<SessionKind>(['cookie', 'express'])('a login record belongs to its
 //   during a request (after one guard ran, before another) must be judged by the user as it is
 //   now, never by the remembered one.
 // - A record altered by whoever can write the session store counts for nothing.
-// - It is not written for a `session: false` login (`returnTo`: strategy/callback.test.ts).
+// - It is not written for a `session: false` login (`returnTo`: strategy/MagicLinkStrategy.callback.test.ts).
 
 type User = Record<string, unknown>;
 

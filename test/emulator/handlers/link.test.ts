@@ -1,7 +1,7 @@
 // Clicking a magic link: redirect with ?code=, one code per link, single use, expiry, captured browser.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { click, codeOf, expectErrorShape, lastEntry, SAFARI_UA, sendLink, validateToken, verify } from './helpers.js';
+import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { click, codeOf, expectErrorShape, lastEntry, SAFARI_UA, sendLink, validateToken, verify } from '../helpers.js';
 
 let emulator: Emulator;
 beforeAll(async () => {

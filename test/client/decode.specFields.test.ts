@@ -1,7 +1,7 @@
 // docs/spec-fields.md lists every field of a full answer of each operation, whether the answer
 // needs it and what a value of the wrong kind does, as the client's shapes decide today:
 // the table is generated from them (test/helpers/specFields.ts) and must equal the doc.
-// After a shape change: SPEC_FIELDS_WRITE=1 npx vitest run test/client/specFields.test.ts
+// After a shape change: SPEC_FIELDS_WRITE=1 npx vitest run test/client/decode.specFields.test.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SPEC_FIELDS_HEADER, specFieldRows } from '../helpers/specFields.js';

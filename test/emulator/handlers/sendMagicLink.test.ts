@@ -1,7 +1,7 @@
 // Send magic link: validation like the service, one request id per send, channel, outbox entries, link log lines.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EMULATOR_WHATSAPP_NUMBER, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLIENT, click, codeOf, expectErrorShape, lastEntry, REDIRECT_URI, sendLink, verify } from './helpers.js';
+import { EMULATOR_WHATSAPP_NUMBER, startEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { CLIENT, click, codeOf, expectErrorShape, lastEntry, REDIRECT_URI, sendLink, verify } from '../helpers.js';
 
 let emulator: Emulator;
 const logged: string[] = [];

@@ -1,6 +1,6 @@
 // Tokens and session tokens: one user across operations, stable user ids, expiry, issueToken.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
 import {
   click,
   codeOf,
@@ -14,7 +14,7 @@ import {
   userInfo,
   validateToken,
   verify,
-} from './helpers.js';
+} from '../helpers.js';
 
 let emulator: Emulator;
 beforeAll(async () => {
