@@ -5,10 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryFlowStore } from '../../src/index.js';
 import { StoreSecrets } from '../../src/flow/seal.js';
 import { clickLink, CLIENT, type Harness, lastLinkTo } from '../helpers/harness.js';
-import { harnessPool } from '../helpers/pool.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
-const pool = harnessPool();
+const pool = useSharedEmulator();
 
 /** The strategy's own secrets (the harness's client secret): what the server seals a flow with. */
 const secrets = new StoreSecrets(CLIENT.clientSecret);
@@ -33,7 +33,7 @@ function flowOf(callback: string): string {
 
 async function ask(email: string) {
   const store = new KeyedStore();
-  const h: Harness = await pool.app({ strategy: { flowStore: store } });
+  const h: Harness = await pool.harness({ strategy: { flowStore: store } });
   const laptop = h.browser();
   const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });
   expect(sent.status).toBe(200);
@@ -199,7 +199,7 @@ class RacedStore extends MemoryFlowStore {
 
 async function askRaced(email: string) {
   const store = new RacedStore();
-  const h = await pool.app({ strategy: { flowStore: store } });
+  const h = await pool.harness({ strategy: { flowStore: store } });
   const laptop = h.browser();
   const startedAt = Date.now();
   const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });

@@ -3,9 +3,9 @@
 // theirs. Through the approval route's JSON: each browser and system named, or none.
 import { describe, expect, it } from 'vitest';
 import { clickLink, lastLinkTo } from '../helpers/harness.js';
-import { harnessPool } from '../helpers/pool.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-const pool = harnessPool();
+const pool = useSharedEmulator();
 
 const W = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)';
@@ -41,7 +41,7 @@ const CASES: Array<[string, { browser?: string; os?: string }]> = [
 
 describe('the asking browser, as the phone is told', () => {
   it.each(CASES)('%s', async (userAgent, named) => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const email = 'device@example.com';
     const laptop = h.browser().set('user-agent', userAgent);
     expect((await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email })).status).toBe(200);

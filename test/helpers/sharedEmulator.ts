@@ -5,8 +5,15 @@ import { CLIENT, startHarness } from './harness.js';
 import type { Harness, HarnessOptions } from './harness.js';
 
 /**
- * One emulator for a whole test file (starting one per test is slow), and apps built on it
- * that are closed after each test. Faults are cleared after each test so none leaks into the next.
+ * The one emulator helper of the tests: one emulator for a test file, or for the `describe`
+ * block it is called in (starting one per test is slow), and apps built on it that are closed
+ * after each test. Faults are cleared after each test so none leaks into the next. Call it at
+ * the top level of a file or a `describe` block; `emulator()` and `harness()` work inside tests
+ * and hooks.
+ *
+ * @example
+ * const { harness, emulator } = useSharedEmulator();
+ * it('logs in', async () => { const h = await harness({ strategy: { limits: false } }); ... });
  */
 export function useSharedEmulator(): { harness(options?: HarnessOptions): Promise<Harness>; emulator(): Emulator } {
   let emulator: Emulator | undefined;

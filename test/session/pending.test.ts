@@ -23,7 +23,6 @@ import { latestRecordKey, registerRecordKey } from '../../src/session/recordKeys
 import type { SessionLike } from '../../src/session/session.js';
 import { StoreSecrets } from '../../src/flow/seal.js';
 import { clickLink, CLIENT, type Harness, lastLinkTo } from '../helpers/harness.js';
-import { harnessPool } from '../helpers/pool.js';
 import { sessionCookie } from '../helpers/sessionCookie.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
@@ -180,7 +179,7 @@ describe('destination hashes under a key', () => {
 // A victim who has a pending link of their own and opens an attacker's callback URL is never
 // signed in as the attacker, and keeps their own pending link (findings 6 and the missed bug).
 
-const pool = harnessPool();
+const pool = useSharedEmulator();
 
 async function attackerCallback(h: Harness, email: string): Promise<string> {
   const attacker = h.browser();
@@ -190,7 +189,7 @@ async function attackerCallback(h: Harness, email: string): Promise<string> {
 
 describe("a victim with a pending link of their own opens the attacker's callback", () => {
   it.each(['handoff', 'refuse'] as const)('%s: not signed in, and their own link still works', async (crossDevice) => {
-    const h = await pool.app({ strategy: { crossDevice } });
+    const h = await pool.harness({ strategy: { crossDevice } });
     const victim = h.browser();
     await victim.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'victim@example.com' });
     const own = await clickLink(lastLinkTo(h.emulator, 'victim@example.com'));
@@ -203,8 +202,8 @@ describe("a victim with a pending link of their own opens the attacker's callbac
   });
 
   it('the query dropped by the service: WRONG_BROWSER after verifying, and their own send stays', async () => {
-    const h = await pool.app();
-    const emulator = await pool.emulator();
+    const h = await pool.harness();
+    const emulator = pool.emulator();
     emulator.setQuirks({ stripRedirectQuery: true });
     try {
       const victim = h.browser();
@@ -222,7 +221,7 @@ describe("a victim with a pending link of their own opens the attacker's callbac
   });
 
   it('a refused login (verify says no) spends the send: the same link cannot be tried again', async () => {
-    const h = await pool.app({
+    const h = await pool.harness({
       verify: async () => null,
       routes: (app) => app.get('/pending', (req, res) => res.json({ count: allPending(req.session as never).length })),
     });
@@ -242,7 +241,7 @@ describe("a victim with a pending link of their own opens the attacker's callbac
 // pinned here from first principles. And a callback on a route without any session, which
 // `crossDevice: 'accept'` allows, reads the (absent) pending sends without failing.
 
-const { harness } = useSharedEmulator();
+const { harness } = pool;
 
 /** The format's hash: SHA-256, base64url, the first 22 characters (132 bits). */
 const pinnedHash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { Harness, HarnessOptions } from '../helpers/harness.js';
-import { harnessPool } from '../helpers/pool.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-const pool = harnessPool();
-const app = (options: HarnessOptions = {}) => pool.app(options);
+const pool = useSharedEmulator();
+const app = (options: HarnessOptions = {}) => pool.harness(options);
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await pool.emulator();
+  emulator = pool.emulator();
 });
 const send = (h: Harness, body: Record<string, string>) =>
   h.browser().post('/auth/magic-link').set('accept', 'application/json').send(body);

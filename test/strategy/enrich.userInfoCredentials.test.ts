@@ -2,14 +2,14 @@
 // reach the operator, once, as a PassportOtplessWarning.
 import { describe, expect, it } from 'vitest';
 import { loginVia } from '../helpers/harness.js';
-import { harnessPool } from '../helpers/pool.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-const pool = harnessPool();
+const pool = useSharedEmulator();
 
 describe('refused credentials on the optional user-info call', () => {
   it('sign the person in without user info, and warn the operator once', async () => {
-    const h = await pool.app({ strategy: { enrich: ['userInfo'] } });
-    const emulator = await pool.emulator();
+    const h = await pool.harness({ strategy: { enrich: ['userInfo'] } });
+    const emulator = pool.emulator();
     const codes: string[] = [];
     const onWarning = (w: Error & { code?: string }) =>
       void (w.name === 'PassportOtplessWarning' && codes.push(w.code ?? ''));

@@ -8,7 +8,7 @@ import { warnOnce } from '../../src/strategy/warn.js';
 import type { TokenValidationResult } from '../../src/wire/types.js';
 import { type MagicLinkProfile, MemoryFlowStore } from '../../src/index.js';
 import { CLIENT, type Harness, type HarnessOptions, loginVia, startHarness } from '../helpers/harness.js';
-import { harnessPool } from '../helpers/pool.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import express from 'express';
 import { type Emulator, type EmulatorQuirks, startEmulator } from '../../src/emulator/index.js';
 
@@ -67,11 +67,11 @@ describe('authenticatedAt', () => {
 // recent by the service's own time, and its signals carry that time, never a later one.
 
 describe('frontend token logins', () => {
-  const pool = harnessPool();
-  const app = (options: HarnessOptions = {}) => pool.app(options);
+  const pool = useSharedEmulator();
+  const app = (options: HarnessOptions = {}) => pool.harness(options);
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await pool.emulator();
+    emulator = pool.emulator();
   });
   const postToken = (h: Harness, token: string) =>
     h
@@ -155,10 +155,10 @@ describe('frontend token logins', () => {
 // (`verifiedAt`), with an answer that carries no usable one refused. Over real HTTP: what the browser sees.
 
 describe("the used mark and the age check, on the service's sign-in times", () => {
-  const pool = harnessPool();
+  const pool = useSharedEmulator();
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await pool.emulator();
+    emulator = pool.emulator();
   });
 
   const VALIDATE = '/auth/v1/validate/token';
@@ -170,7 +170,7 @@ describe("the used mark and the age check, on the service's sign-in times", () =
    */
   async function tokenApp(options: HarnessOptions = {}): Promise<Harness> {
     const ref: { h?: Harness } = {};
-    const h = await pool.app({
+    const h = await pool.harness({
       ...options,
       routes: (app) => {
         app.post('/auth/token', express.urlencoded({ extended: false }), (req, res, next) => {

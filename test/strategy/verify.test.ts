@@ -5,7 +5,7 @@ import type { MagicLinkProfile, VerifyFunction } from '../../src/index.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { clickLink, CLIENT, type Harness, lastLinkTo, loginVia, startHarness } from '../helpers/harness.js';
 import { ENDPOINTS } from '../../src/wire/endpoints.js';
-import { harnessPool } from '../helpers/pool.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 let emulator: Emulator;
 let h: Harness;
@@ -202,7 +202,7 @@ describe('identities the service did not mark verified', () => {
 // write it (a callback called after a database lookup, a bare rejection), and which identities
 // of a verify-code answer count as verified when the service does not say.
 
-const pool = harnessPool();
+const pool = useSharedEmulator();
 
 describe('the app’s verify function', () => {
   it('a done() called later, after an awaited lookup, logs the user in', async () => {
@@ -210,7 +210,7 @@ describe('the app’s verify function', () => {
       // As a database callback would: some turns later, with nothing returned.
       setImmediate(() => setImmediate(() => done(null, { id: profile.id, from: 'database' })));
     }) as unknown as VerifyFunction;
-    const h = await pool.app({ verify });
+    const h = await pool.harness({ verify });
     const browser = h.browser();
     expect((await loginVia(h, browser, { email: 'later@example.com' })).status).toBe(302);
     const me = await browser.get('/me');
@@ -221,7 +221,7 @@ describe('the app’s verify function', () => {
   it('a done() called from a timer whose handle the arrow returns (not a promise) logs the user in', async () => {
     const verify = ((profile: MagicLinkProfile, done: (err: unknown, user?: unknown) => void) =>
       setTimeout(() => done(null, { id: profile.id, from: 'timer' }), 1)) as unknown as VerifyFunction;
-    const h = await pool.app({ verify });
+    const h = await pool.harness({ verify });
     const browser = h.browser();
     expect((await loginVia(h, browser, { email: 'timer@example.com' })).status).toBe(302);
     expect((await browser.get('/me')).body.user).toEqual({ id: 'timer@example.com', from: 'timer' });
@@ -229,7 +229,7 @@ describe('the app’s verify function', () => {
 
   it('a bare Promise.reject() is an error for the app, never a login', async () => {
     const verify = (() => Promise.reject()) as unknown as VerifyFunction;
-    const h = await pool.app({ verify });
+    const h = await pool.harness({ verify });
     const browser = h.browser();
     const res = await loginVia(h, browser, { email: 'bare-reject@example.com' });
     expect(res.status).toBe(500);
@@ -242,7 +242,7 @@ describe('the app’s verify function', () => {
       done(null, { id: profile.id, by: 'done' });
       return { id: profile.id, by: 'promise' };
     }) as unknown as VerifyFunction;
-    const h = await pool.app({ verify });
+    const h = await pool.harness({ verify });
     const browser = h.browser();
     expect((await loginVia(h, browser, { email: 'both@example.com' })).status).toBe(302);
     expect((await browser.get('/me')).body.user).toEqual({ id: 'both@example.com', by: 'done' });
@@ -253,7 +253,7 @@ describe('an identity the service does not mark counts as verified only when the
   /** A login whose verify-code answer has its identities replaced by `identities`. */
   async function loginWithIdentities(h: Harness, email: string, identities: (sent: string) => object[]) {
     let answer: Record<string, unknown> | undefined;
-    const probe = await pool.app({
+    const probe = await pool.harness({
       verify: async (profile) => {
         answer = profile._json.verification as unknown as Record<string, unknown>;
         return { id: profile.id };
@@ -278,7 +278,7 @@ describe('an identity the service does not mark counts as verified only when the
   const unmarked = (value: string) => ({ identityType: 'EMAIL', identityValue: value, channel: 'MAGIC_LINK' });
 
   it('the address the link went to (in any case): logged in, with it verified', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const { browser, res } = await loginWithIdentities(h, 'sent-to@example.com', (sent) => [
       unmarked(sent.toUpperCase()),
     ]);
@@ -289,7 +289,7 @@ describe('an identity the service does not mark counts as verified only when the
   });
 
   it('another address: refused, NO_VERIFIED_IDENTITY (401), nobody logged in', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const { browser, res } = await loginWithIdentities(h, 'asked@example.com', () => [
       unmarked('someone-else@example.com'),
     ]);

@@ -9,7 +9,6 @@ import { requireLowRisk } from '../../src/index.js';
 import { type Harness, loginVia, startHarness } from '../helpers/harness.js';
 import type express from 'express';
 import type { Emulator } from '../../src/emulator/index.js';
-import { harnessPool } from '../helpers/pool.js';
 import { connect } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +18,8 @@ import { join } from 'node:path';
 
 // Finding 5 of issue #12: the same-origin check compared the host alone, so a page on
 // `http://host` (which anyone on the network path can serve) passed for `https://host`.
-const { harness } = useSharedEmulator();
+const pool = useSharedEmulator();
+const { harness } = pool;
 
 const CALLBACK = 'https://app.example/auth/callback';
 
@@ -166,10 +166,9 @@ describe('isSafeLocalPath() and dot segments', () => {
 // an attacker's page or an API client sees when it POSTs with odd Origin, Sec-Fetch-Site and
 // Content-Type headers, and what a visitor sees when an async guard handler fails.
 
-const pool = harnessPool();
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await pool.emulator();
+  emulator = pool.emulator();
 });
 
 type Headers = Record<string, string>;
@@ -194,7 +193,7 @@ describe('a malformed Origin is another site, never this one', () => {
   it.each(['http://[', 'http://', '://x', 'not a url at all'])(
     'send(): Origin %s is 403 CROSS_SITE',
     async (origin) => {
-      const h = await pool.app();
+      const h = await pool.harness();
       const res = await send(h, { origin }, 'malformed@example.com');
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('CROSS_SITE');
@@ -203,7 +202,7 @@ describe('a malformed Origin is another site, never this one', () => {
   );
 
   it('a frontend token with Origin http://[ logs nobody in (403)', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const token = emulator.issueToken({ email: 'malformed-token@example.com' });
     const res = await postToken(h, { origin: 'http://[' }, token);
     expect(res.status).toBe(403);
@@ -214,7 +213,7 @@ describe('a malformed Origin is another site, never this one', () => {
 
 describe('Origin: null, as browsers send it from no-referrer pages', () => {
   it('with Sec-Fetch-Site: same-origin, a form of this site: the link is sent', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const res = await send(h, { origin: 'null', 'sec-fetch-site': 'same-origin' }, 'null-same@example.com');
     expect(res.status).toBe(200);
     expect(emulator.outbox().some((e) => e.to === 'null-same@example.com')).toBe(true);
@@ -225,14 +224,14 @@ describe('Origin: null, as browsers send it from no-referrer pages', () => {
     ['with Sec-Fetch-Site: cross-site', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
     ['with Sec-Fetch-Site: same-site', { origin: 'null', 'sec-fetch-site': 'same-site' }],
   ])('%s: 403 CROSS_SITE', async (_name, headers: Headers) => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const res = await send(h, headers, 'null-other@example.com');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('CROSS_SITE');
   });
 
   it('a frontend token with Origin: null and Sec-Fetch-Site: same-origin logs in; without it, not', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const refused = await postToken(h, { origin: 'null' }, emulator.issueToken({ email: 'null-a@example.com' }));
     expect(refused.status).toBe(403);
     const token = emulator.issueToken({ email: 'null-b@example.com' });
@@ -243,12 +242,12 @@ describe('Origin: null, as browsers send it from no-referrer pages', () => {
 
 describe('Sec-Fetch-Site without Origin', () => {
   it('same-origin: the link is sent', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     expect((await send(h, { 'sec-fetch-site': 'same-origin' }, 'sfs-same@example.com')).status).toBe(200);
   });
 
   it.each(['same-site', 'cross-site', 'none'])('%s: 403 CROSS_SITE', async (site) => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const res = await send(h, { 'sec-fetch-site': site }, 'sfs-other@example.com');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('CROSS_SITE');
@@ -259,7 +258,7 @@ describe('neither header: only a JSON body (which no other site can send without
   it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON'])(
     'Content-Type %s: the link is sent',
     async (type) => {
-      const h = await pool.app();
+      const h = await pool.harness();
       expect((await send(h, { 'content-type': type }, 'api@example.com')).status).toBe(200);
     },
   );
@@ -272,7 +271,7 @@ describe('neither header: only a JSON body (which no other site can send without
     'application/x-www-form-urlencoded',
     'application/jsonp',
   ])('Content-Type %s: 403 CROSS_SITE, nothing sent', async (type) => {
-    const h = await pool.app();
+    const h = await pool.harness();
     const res = await send(h, { 'content-type': type }, 'csrf-type@example.com');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('CROSS_SITE');
@@ -282,7 +281,7 @@ describe('neither header: only a JSON body (which no other site can send without
 
 describe('redirect targets are paths of this site, up to 2,048 characters', () => {
   it('send({ successRedirect }) takes a 2,048-character path and refuses a 2,049-character one', async () => {
-    const h = await pool.app();
+    const h = await pool.harness();
     expect(() => h.strategy.send({ successRedirect: `/${'a'.repeat(2047)}` })).not.toThrow();
     expect(() => h.strategy.send({ successRedirect: `/${'a'.repeat(2048)}` })).toThrow(TypeError);
   });
@@ -291,7 +290,7 @@ describe('redirect targets are paths of this site, up to 2,048 characters', () =
 describe('an async guard handler that fails', () => {
   it("reaches the app's error handler: the visitor gets its 500, the request never hangs", async () => {
     const errors: unknown[] = [];
-    const h = await pool.app({
+    const h = await pool.harness({
       strategy: { enrich: ['secureInfo'] },
       routes: (app: express.Express) => {
         const failing = async () => {
