@@ -3,24 +3,18 @@
  * does not read (a zone-less time, a fractional epoch, a fractional screen size) is dropped and
  * listed, the same rule for every operation; a risk signal with such a time reads as malformed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assessRisk } from '../../src/index.js';
 import { OtplessClient } from '../../src/client/index.js';
 import { DROPPED_MEMBERS } from '../../src/wire/types.js';
-import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
+import type { CaptureServer } from './helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 import { copy, secureInfoOk, sessionDetailsOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
 
 type Json = Record<string, unknown>;
 let server: CaptureServer;
 let client: OtplessClient;
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useCaptureClient((s, c) => ((server = s), (client = c)));
 
 const dropped = (o: unknown) => (o as { [DROPPED_MEMBERS]?: string[] })[DROPPED_MEMBERS];
 

@@ -3,26 +3,20 @@
  * still returns the login, and the risk verdict on what it returned is never milder than on
  * what the service sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assessRisk } from '../../src/index.js';
 import { compactSignals } from '../../src/risk/compact.js';
 import { OtplessClient } from '../../src/client/index.js';
 import { DROPPED_MEMBERS } from '../../src/wire/types.js';
-import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
+import type { CaptureServer } from './helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 import { copy, secureInfoOk, validateTokenOk, verifyCodeOk } from './helpers/fixtures.js';
 
 type Json = Record<string, unknown>;
 
 let server: CaptureServer;
 let client: OtplessClient;
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useCaptureClient((s, c) => ((server = s), (client = c)));
 
 /** The valid validate-token answer with `edit` applied to its secureInfo. */
 function validateTokenWith(edit: (signals: Json) => void): Json {

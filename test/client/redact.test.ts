@@ -2,7 +2,8 @@ import diagnostics from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOtplessError } from '../../src/index.js';
 import { OtplessClient } from '../../src/client/index.js';
-import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
+import type { CaptureServer } from './helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 import { expectNoSecrets } from './helpers/secrets.js';
 
 // Finding 12 of issue #12: errors were redacted of four forms of a secret (raw, URL-encoded,
@@ -30,14 +31,7 @@ function echoForms(value: string): Record<string, string> {
 
 let server: CaptureServer;
 let client: OtplessClient;
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: SECRET, authUrl: server.url, userAuthUrl: server.url });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useCaptureClient((s, c) => ((server = s), (client = c)), { clientSecret: SECRET });
 
 describe('redaction of the secret and the token in every form a service may echo', () => {
   it('the test values really differ in each form (so each assertion means something)', () => {
@@ -122,19 +116,7 @@ function escapedForms(value: string): Record<string, string> {
 
 let escapeServer: CaptureServer;
 let escapeClient: OtplessClient;
-beforeAll(async () => {
-  escapeServer = await startCaptureServer();
-  escapeClient = new OtplessClient({
-    clientId: 'id',
-    clientSecret: ESCAPED_SECRET,
-    authUrl: escapeServer.url,
-    userAuthUrl: escapeServer.url,
-  });
-});
-afterAll(async () => {
-  await escapeClient.close();
-  await escapeServer.close();
-});
+useCaptureClient((s, c) => ((escapeServer = s), (escapeClient = c)), { clientSecret: ESCAPED_SECRET });
 
 describe('redaction of every form the docs name', () => {
   it('the test forms differ from the value and from each other', () => {

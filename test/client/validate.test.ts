@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isOtplessError } from '../../src/index.js';
 import { OtplessInputError } from '../../src/client/index.js';
 import { OtplessClient } from '../../src/client/index.js';
-import { type CaptureServer, startCaptureServer } from './helpers/captureServer.js';
+import type { CaptureServer } from './helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 
 let server: CaptureServer;
 let client: OtplessClient;
 const redirectUri = 'https://example.com/login/callback';
 const long = 'a'.repeat(4097);
 
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useCaptureClient((s, c) => ((server = s), (client = c)));
 
 async function rejectedField(call: () => Promise<unknown>): Promise<string> {
   const before = server.requests.length;

@@ -3,10 +3,11 @@
  * authenticated, the family name behind an empty last name, and the risk signals an empty
  * `secure_info` must not hide. Answers read by the client from a real local server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OtplessClient } from '../../src/client/index.js';
 import { buildProfile, riskSignalsOf } from '../../src/strategy/profile.js';
-import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
+import type { CaptureServer } from '../client/helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 import {
   copy,
   secureInfoOk,
@@ -18,14 +19,7 @@ import {
 
 let server: CaptureServer;
 let client: OtplessClient;
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useCaptureClient((s, c) => ((server = s), (client = c)));
 
 async function answer<T>(call: () => Promise<T>, body: unknown): Promise<T> {
   server.reply(() => ({ body }));
