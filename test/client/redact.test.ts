@@ -6,16 +6,16 @@ import type { CaptureServer } from './helpers/captureServer.js';
 import { useCaptureClient } from '../helpers/captureClient.js';
 import { expectNoSecrets } from './helpers/secrets.js';
 
-// Finding 12 of issue #12: errors were redacted of four forms of a secret (raw, URL-encoded,
-// form-encoded, JSON-escaped). A service or proxy that echoes it with lower-case percent
-// escapes, or base64-encoded, got it through into `serviceMessage` and `description`.
+// Beyond the four plain forms of a secret (raw, URL-encoded, form-encoded, JSON-escaped): a
+// service or proxy that echoes it with lower-case percent escapes, or base64-encoded, must not
+// get it into `serviceMessage` or `description`.
 
 // Characters that percent-encode (`/`, `+`, `=`, `?`, `&`, space in a form) and that differ
 // between standard and URL-safe base64 (the bytes give `+` and `/` in standard base64).
 const SECRET = 'Sh/h+S3cr3t=Val?&~>>';
 const TOKEN = 'T0ken/+=abc?~>>45678';
 
-/** The forms finding 12 names, each one a way a service might echo the value. */
+/** Forms beyond the four plain ones, each one a way a service might echo the value. */
 function echoForms(value: string): Record<string, string> {
   const upper = encodeURIComponent(value);
   const form = new URLSearchParams({ v: value }).toString().slice(2);
@@ -86,8 +86,8 @@ describe('the authorize call on undici\'s diagnostics channel (README, "Secrets 
   });
 });
 
-// Issue #20: hex, upper-case, double percent-encoding, HTML entities and base64 of a secret
-// echoed by a service survived in error descriptions. Each is echoed here by a real HTTP server
+// Hex, upper-case, double percent-encoding, HTML entities and base64 of a secret echoed by a
+// service: each is echoed here by a real HTTP server
 // and must not reach the error the client throws.
 
 // Characters that every encoding below changes: `/ + = ? & ~ > ' "` and lower-case letters.

@@ -1,6 +1,6 @@
 // International addresses by the standards: the domain through IDNA2008 as UTS #46 processes it
-// (tr46, every check on), the local part and each label through UTS #39. The inputs are the ones
-// the review found passing `allowInternationalEmail`; the Japanese ones it found refused.
+// (tr46, every check on), the local part and each label through UTS #39. The inputs sit on both
+// sides of `allowInternationalEmail`'s edge: look-alikes it refuses, Japanese addresses it takes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEmail } from '../../src/contact/email.js';
 import { skeleton } from '../../src/contact/confusable.js';

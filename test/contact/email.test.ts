@@ -179,7 +179,7 @@ describe('international addresses: look-alikes as typed, and the real IDN top-le
   });
 });
 
-// Mutation survivors of src/contact/email.ts and src/contact/confusable.ts: where the address
+// Where the address
 // rules' edges are, and which international addresses pass UTS #39 or not.
 
 describe('the lengths of RFC 5321', () => {

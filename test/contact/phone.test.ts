@@ -217,7 +217,7 @@ describe('phone properties', () => {
   });
 });
 
-// Mutation survivors of src/contact/phone.ts: which numbers a person can give, exactly where
+// Which numbers a person can give, exactly where
 // the rule's edges are.
 
 describe('numbers no one reads a link on', () => {

@@ -1,6 +1,5 @@
-// Issue #20: the emulator started under production-like NODE_ENV values (`Production`, `prod`,
-// `production `), and its JSON outbox carried session tokens although the inbox page says it
-// never shows one.
+// The emulator refuses production-like NODE_ENV values (`Production`, `prod`, `production `), and
+// its JSON outbox carries no session token, as the inbox page says.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { isProductionLike } from '../../src/emulator/config.js';

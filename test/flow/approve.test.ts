@@ -1,4 +1,4 @@
-// Mutation survivors of flow/approve.ts (docs/testing.md): the phone's side of a handoff as a
+// The phone's side of a handoff as a
 // single-page app speaks it (JSON), the two-digit number exactly, and what the store keeps of
 // a denial. What the phone and the laptop see: the status, the JSON body, the flow's status.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -159,7 +159,7 @@ describe('refusals in JSON carry their code, and the store keeps why a flow was 
   });
 });
 
-// Mutation survivors of flow/approve.ts (docs/testing.md): what the phone's decision publishes
+// What the phone's decision publishes
 // on the diagnostics channels, and a decision that loses the race to another device. Isolated
 // (vitest.config.ts): it counts every event of two process-wide channels.
 

@@ -1,4 +1,4 @@
-// Mutation survivors of flow/device.ts (docs/testing.md): what the phone is told of the browser
+// What the phone is told of the browser
 // that asked for the link ("Chrome on Windows"), the one clue a person has that the request was
 // theirs. Through the approval route's JSON: each browser and system named, or none.
 import { describe, expect, it } from 'vitest';

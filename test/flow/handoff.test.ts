@@ -224,7 +224,7 @@ describe('cross-device handoff (the default)', () => {
   });
 });
 
-// Mutation survivors 11 to 14 (docs/testing.md): a cross-device flow whose stored record is gone,
+// A cross-device flow whose stored record is gone,
 // unreadable, taken by another tab, or past its link's expiry on the store's clock. What the
 // asking browser sees: its status says "expired" and its callback refuses (401), never a 500,
 // never "pending", never a login.
@@ -287,7 +287,7 @@ describe('the stored flow lives as long as its link, not longer', () => {
   });
 });
 
-describe('the number typed on the phone (survivors 9 and 10)', () => {
+describe('the number typed on the phone ', () => {
   it('typed with spaces around it: approved, and the laptop signs in', async () => {
     const store = new WatchedFlowStore();
     const h = await pool.harness({ strategy: { flowStore: store } });
@@ -331,7 +331,7 @@ describe('the number typed on the phone (survivors 9 and 10)', () => {
   });
 });
 
-// Mutation survivors of flow/handoff.ts (docs/testing.md): a stored flow record of this
+// A stored flow record of this
 // version's shape with one field wrong (as a broken writer, a foreign one or an older release
 // would leave it), an approval that does not open for this flow, a record at its expiry to the
 // millisecond, and a store that refuses a new flow. What the asking browser sees: its status
@@ -414,12 +414,12 @@ describe('a store that does not keep a new flow', () => {
   });
 });
 
-// Mutation survivors of flow/handoff.ts (docs/testing.md): what the flow store holds, as the
+// What the flow store holds, as the
 // app reads it back. An approval sealed under the app's own secret for this flow but not of
 // this release's shape (a store shared with another release) signs nobody in; and when the
 // store keeps no new flow, the app's error handler learns why.
 
-const STORE_SECRET = 'survivors-handoff-store-secret-0123456789';
+const STORE_SECRET = 'shared-handoff-store-secret-0123456789ab';
 
 /** A memory store that remembers the flow keys it was asked to create, and can refuse them. */
 class KeyedStore extends MemoryFlowStore {
@@ -483,7 +483,7 @@ describe('a store that keeps no new flow', () => {
   });
 });
 
-// One test per finding of the store review: an approval bound to its flow's send, a deny that
+// An approval bound to its flow's send, a deny that
 // needs proof, used-token marks that flows never evict, a token from a service clock running
 // ahead, a memory store that sweeps as it goes, and older flow records treated as absent.
 

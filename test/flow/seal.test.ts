@@ -1,4 +1,4 @@
-// Mutation survivors of crypto.ts and flow/seal.ts (docs/testing.md): the labels, salt and sizes
+// The labels, salt and sizes
 // of the store's keys and seals. A change to any of them goes unseen inside one process (both
 // sides derive the same), but every instance sharing a store, and the next release reading what
 // this one wrote, must derive the same keys, number and seal: pinned here, as the store holds them.

@@ -1,4 +1,4 @@
-// Mutation survivors of guards/core.ts (docs/testing.md): who counts as logged in. Passport's
+// Who counts as logged in. Passport's
 // `isAuthenticated()` decides where the app has it (it knows the app's `userProperty`); an app
 // without passport falls back to `req.user`. Over real HTTP with real express-session/passport.
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { requireIdentity, requireLowRisk } from '../../src/index.js';
 /** An app whose `/pay` is guarded; `before` runs ahead of the guard (passport, an API-key user). */
 async function guardedApp(before: express.RequestHandler[]) {
   const app = express();
-  app.use(expressSession({ secret: 'guards-survivors', resave: false, saveUninitialized: false }));
+  app.use(expressSession({ secret: 'guards-core-test', resave: false, saveUninitialized: false }));
   if (before.length > 0) app.use(...before);
   app.get('/pay', requireLowRisk(), (_req, res) => res.send('paid'));
   app.use(

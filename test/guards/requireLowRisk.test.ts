@@ -361,8 +361,8 @@ describe('requireIdentity()', () => {
   });
 });
 
-// Finding 9 of issue #12: `requireLowRisk({ client, maxAgeMs })` made one secure-info call per
-// request of a stale session, and kept doing so while the service failed. Now concurrent
+// `requireLowRisk({ client, maxAgeMs })` on a stale session must not make one secure-info call
+// per request, nor keep calling while the service fails: concurrent
 // refetches of one session share one call, and after a failure that session makes no call
 // for `refetchBackoffMs` (30 s by default), during which `staleAction` applies.
 const SECURE_INFO = '/auth/v1/secure-info';

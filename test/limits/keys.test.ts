@@ -78,7 +78,7 @@ describe('waitInWords', () => {
   });
 });
 
-// Mutation survivors of src/limits/keys.ts: which sends an attacker can make count apart
+// Which sends an attacker can make count apart
 // (to dodge a limit) or together (to spend someone else's budget).
 
 describe('ipKey', () => {
@@ -147,7 +147,7 @@ describe('destinationKey', () => {
   });
 });
 
-// Mutation survivor of src/limits/keys.ts: the SHA-256 of a key on a Node without `crypto.hash`
+// The SHA-256 of a key on a Node without `crypto.hash`
 // (20.0 to 20.11, which `engines` allows). Instances on different Node versions that share one
 // Redis must count a client under one key, so the fallback must hash exactly as `crypto.hash`.
 // The older Node is simulated by taking `hash` off `node:crypto` for one synchronous call.

@@ -489,7 +489,7 @@ describe('assessRisk: the verdict', () => {
   });
 });
 
-// Mutation survivors of src/risk/assessRisk.ts: what an app sees when it passes its own `now`.
+// What an app sees when it passes its own `now`.
 
 describe('assessRisk: options.now', () => {
   it('refuses a now that is not a finite number, naming the option and what it wants', () => {

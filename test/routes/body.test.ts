@@ -1,4 +1,4 @@
-// Finding 8: a body of a media type nobody parses is the caller's 415, not a 500 setup error for anyone.
+// A body of a media type nobody parses is the caller's 415, not a 500 setup error for anyone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 

@@ -9,9 +9,8 @@ import expressSession from 'express-session';
 import supertest from 'supertest';
 import { signedSessionCookie } from '../helpers/sessionCookie.js';
 
-// Finding 4 of issue #12: after another strategy logged someone else in with
-// `keepSessionInfo`, the guards judged that user by the earlier magic-link login (its clean
-// signals, its verified e-mail). The record now names the user it was written for, and counts
+// After another strategy logs someone else in with `keepSessionInfo`, the guards must not judge
+// that user by the earlier magic-link login (its clean signals, its verified e-mail). The record names the user it was written for, and counts
 // only while the session holds that user: otherwise the guards see no magic-link login.
 const { harness } = useSharedEmulator();
 
@@ -101,7 +100,7 @@ describe.each<SessionKind>(['cookie', 'express'])('a login record belongs to its
   });
 });
 
-// Mutation survivors of the login record (docs/testing.md).
+// The login record, edge by edge.
 // - Its user binding: a guard remembers, per user object, the binding it computed, and trusts it
 //   while the object keeps the same members. An app that changes the session's user in place
 //   during a request (after one guard ran, before another) must be judged by the user as it is

@@ -177,7 +177,7 @@ describe('destination hashes under a key', () => {
 });
 
 // A victim who has a pending link of their own and opens an attacker's callback URL is never
-// signed in as the attacker, and keeps their own pending link (findings 6 and the missed bug).
+// signed in as the attacker, and keeps their own pending link.
 
 const pool = useSharedEmulator();
 
@@ -235,7 +235,7 @@ describe("a victim with a pending link of their own opens the attacker's callbac
   });
 });
 
-// Mutation survivors of session/pending.ts (docs/testing.md). The session's pending sends are a
+// The session's pending sends are a
 // stored format: a session written by one instance or release is read by the next (a shared
 // session store, or the cookie of cookie-session), so the member's name and the hashes in it are
 // pinned here from first principles. And a callback on a route without any session, which

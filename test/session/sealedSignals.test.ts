@@ -14,9 +14,8 @@ import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 import { CLIENT } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
-// Finding 7 of issue #12: with cookie-session the login record's signals were readable in the
-// cookie (base64 JSON), which tells someone who was challenged which signal to hide before the
-// next try. Now a cookie keeps the verdict and its time in the clear and the signals sealed
+// With cookie-session the login record's signals must not be readable in the cookie (base64
+// JSON would tell someone who was challenged which signal to hide before the next try). A cookie keeps the verdict and its time in the clear and the signals sealed
 // (AES-256-GCM) under a key derived from the app's secret; the guards open them to judge each
 // route under its own policy.
 const { emulator } = useSharedEmulator();

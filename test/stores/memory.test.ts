@@ -1,4 +1,4 @@
-// Mutation survivors of src/stores/memory.ts and src/stores/marks.ts: what the memory store
+// What the memory store
 // keeps, for how long, and which used-token marks it tells apart, seen through its public
 // methods on a clock of the test's own.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Mutation survivors of src/stores/redis.ts: which clients the Redis store takes, where its
+// Which clients the Redis store takes, where its
 // keys go, what it answers for a client that answers in bytes, and that a command it could not
 // send in time ends as 503 STORE_UNAVAILABLE with nothing written after it.
 import { Redis } from 'ioredis';

@@ -1,4 +1,4 @@
-// Mutation survivors of the callback's input checks (docs/testing.md): the 512-character code
+// The 512-character code
 // and 4,096-character token limits to the character, and the `flow` parameter, which must be a
 // flow id (22 URL-safe characters, a string) or the link is refused before the service is asked.
 import express from 'express';
@@ -217,7 +217,7 @@ describe('a POST to a callback route without a body parser', () => {
   });
 });
 
-// Mutation survivors of the callback's input on plain Connect (docs/testing.md): Connect parses
+// Connect parses
 // no query, so the strategy reads `code` and `flow` from the URL itself, and must refuse a
 // repeated parameter there as Express's parsed query does.
 

@@ -63,7 +63,7 @@ describe('authenticatedAt', () => {
   });
 });
 
-// Finding 1: a frontend token logs in once, across instances, only while its authentication is
+// A frontend token logs in once, across instances, only while its authentication is
 // recent by the service's own time, and its signals carry that time, never a later one.
 
 describe('frontend token logins', () => {
@@ -150,7 +150,7 @@ describe('frontend token logins', () => {
   });
 });
 
-// Mutation survivors 1 and 2 (docs/testing.md): a frontend token is used once for at least as
+// A frontend token is used once for at least as
 // long as it could pass the age check, and its age is judged on the service's own sign-in times
 // (`verifiedAt`), with an answer that carries no usable one refused. Over real HTTP: what the browser sees.
 

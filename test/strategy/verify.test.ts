@@ -1,4 +1,4 @@
-// Finding 3: only identities the service verified (or the destination this browser's send went
+// Only identities the service verified (or the destination this browser's send went
 // to) count; a login with none is refused with its own code; profile.id is a verified identity.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MagicLinkProfile, VerifyFunction } from '../../src/index.js';
@@ -198,7 +198,7 @@ describe('identities the service did not mark verified', () => {
   });
 });
 
-// Mutation survivors 6 and 15 (docs/testing.md): the app's verify function in the styles apps
+// The app's verify function in the styles apps
 // write it (a callback called after a database lookup, a bare rejection), and which identities
 // of a verify-code answer count as verified when the service does not say.
 

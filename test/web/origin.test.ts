@@ -16,8 +16,8 @@ import { createServer as createTlsServer, request as tlsRequest, type Server as 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// Finding 5 of issue #12: the same-origin check compared the host alone, so a page on
-// `http://host` (which anyone on the network path can serve) passed for `https://host`.
+// The same-origin check compares the whole origin, not the host alone: a page on `http://host`
+// (which anyone on the network path can serve) is not `https://host`.
 const pool = useSharedEmulator();
 const { harness } = pool;
 
@@ -47,7 +47,7 @@ describe('send() compares the full origin: scheme, host and port', () => {
 
   it('without trust proxy, the request’s own origin has the callback URL’s scheme, not the socket’s', async () => {
     // The plain socket may sit behind a TLS-terminating proxy: `http://host` is then another
-    // origin than the site's, one anyone on the network path can serve (issue #20).
+    // origin than the site's, one anyone on the network path can serve.
     const h = await harness({ strategy: { callbackUrl: CALLBACK } });
     const host = new URL(h.baseUrl).host;
     expect(await sendWithOrigin(h, `http://${host}`)).toBe(403);
@@ -97,7 +97,7 @@ describe('isSameOriginPost() without Express (scheme from the callback URL)', ()
   });
 });
 
-// Finding 10 of issue #12: dot segments resolve to `//host`, a protocol-relative URL. A path that
+// Dot segments resolve to `//host`, a protocol-relative URL. A path that
 // only becomes `//evil.test` once resolved must be refused like `//evil.test` itself.
 
 /** Each resolves (in a URL parser, a browser, or a later redirect of the resolved path) off-site. */
@@ -162,7 +162,7 @@ describe('isSafeLocalPath() and dot segments', () => {
   });
 });
 
-// Mutation survivors 4, 5 and 8 and the origin checks' edges (docs/testing.md): what a browser,
+// The origin checks' edges: what a browser,
 // an attacker's page or an API client sees when it POSTs with odd Origin, Sec-Fetch-Site and
 // Content-Type headers, and what a visitor sees when an async guard handler fails.
 
@@ -312,7 +312,7 @@ describe('an async guard handler that fails', () => {
   });
 });
 
-// Mutation survivors of web/origin.ts's same-origin check (docs/testing.md): what a POST to
+// What a POST to
 // send() gets (200, or 403 CROSS_SITE and nothing sent) for each header a browser, a proxy or a
 // bare client may bring. Sent with node:http so `Host` and every header are exactly as given.
 
@@ -347,7 +347,7 @@ function sendJson(
       },
     );
     req.on('error', reject);
-    req.end(JSON.stringify({ email: 'origin-survivor@example.com' }));
+    req.end(JSON.stringify({ email: 'origin-headers@example.com' }));
   });
 }
 
@@ -437,7 +437,7 @@ describe('a request without Host has no origin of its own', () => {
   });
 });
 
-// Mutation survivors of isSafeLocalPath's first layer (docs/testing.md), seen where an app meets
+// isSafeLocalPath's first layer, each rule seen where an app meets
 // it: a guard's `loginUrl` is refused when the route is set up. The check has two layers, string
 // rules then a URL parse; the parse only confirms (no input the rules pass fails it, checked by
 // a fuzz of 3 million paths), so each rule is tested here with an input only that rule refuses.
@@ -473,7 +473,7 @@ describe('a guard loginUrl must be a plain absolute path on this site', () => {
   );
 });
 
-// Mutation survivor of web/origin.ts (docs/testing.md): an app that serves HTTPS itself, with no
+// An app that serves HTTPS itself, with no
 // proxy in front and no `trust proxy`. Its own origin takes `https` from the TLS socket, even
 // when the callback URL names another scheme. The certificate is made at test time by `openssl`
 // (self-signed, for 127.0.0.1 only); without `openssl` these tests are skipped.
@@ -583,7 +583,7 @@ describe.skipIf(!certificate)('an app serving HTTPS itself', () => {
   });
 });
 
-// Login CSRF behind a TLS-terminating proxy (issue #20): the app listens on plain HTTP behind a
+// Login CSRF behind a TLS-terminating proxy: the app listens on plain HTTP behind a
 // proxy hop on loopback that adds `X-Forwarded-Proto: https`, and the app does not set
 // `trust proxy`. The site is https://app.example; a page on http://app.example (which anyone
 // on the network path can serve) must not plant a pending login through send().
