@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * The one test config besides vitest.config.ts: Stryker's Vitest runner loads a config file and
+ * cannot pick a project of one, so it would run vitest.config.ts's slow and browser projects too.
+ *
  * The tests Stryker runs against each mutant (stryker.config.mjs, `npm run test:mutation`):
  * every test that runs the library in its own process. Tests that run it in a child process
  * (the demo, the README's quick start, the two CLIs, the load run's emulator) cannot see the
