@@ -7,7 +7,7 @@ import type { Harness, HarnessOptions } from './harness.js';
 /**
  * The one emulator helper of the tests: one emulator for a test file, or for the `describe`
  * block it is called in (starting one per test is slow), and apps built on it that are closed
- * after each test. Faults are cleared after each test so none leaks into the next. Call it at
+ * after each test. Faults and quirks are cleared after each test so none leaks into the next. Call it at
  * the top level of a file or a `describe` block; `emulator()` and `harness()` work inside tests
  * and hooks.
  *
@@ -23,6 +23,7 @@ export function useSharedEmulator(): { harness(options?: HarnessOptions): Promis
   });
   afterEach(async () => {
     emulator?.clearFaults();
+    emulator?.setQuirks({});
     await Promise.all(open.splice(0).map((h) => h.close()));
   });
   afterAll(async () => {

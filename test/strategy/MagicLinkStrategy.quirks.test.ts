@@ -1,36 +1,23 @@
 // The login suite under each emulator quirk: what a user sees when an unknown of the real service
 // goes the other way. Either the login still works (through the fallback binding), or it fails
 // with a clear, named failure and one warning that says which assumption broke.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type EmulatorQuirks } from '../../src/emulator/index.js';
-import { CLIENT, clickLink, lastLinkTo, startHarness, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator, EmulatorQuirks } from '../../src/emulator/index.js';
+import { clickLink, lastLinkTo, type Harness, type HarnessOptions } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+import { settleWarnings as settle, watchWarnings } from '../helpers/warnings.js';
 
+const pool = useSharedEmulator();
 let emulator: Emulator;
-const harnesses: Harness[] = [];
-let warnings: Array<{ code?: string; message: string }> = [];
-const onWarning = (w: Error & { code?: string }) => {
-  if (w.name === 'PassportOtplessWarning') warnings.push({ code: w.code, message: w.message });
-};
-
-beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-  process.on('warning', onWarning);
+beforeAll(() => {
+  emulator = pool.emulator();
 });
-afterEach(async () => {
-  emulator.setQuirks({});
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  process.off('warning', onWarning);
-  await emulator.close();
-});
+const warnings = watchWarnings();
 
 async function app(quirks: EmulatorQuirks, options: HarnessOptions = {}): Promise<Harness> {
   emulator.setQuirks(quirks);
-  warnings = [];
-  const h = await startHarness({ emulator, ...options });
-  harnesses.push(h);
-  return h;
+  warnings.length = 0;
+  return pool.harness(options);
 }
 
 async function send(h: Harness, email: string) {
@@ -39,9 +26,6 @@ async function send(h: Harness, email: string) {
   expect(sent.status).toBe(200);
   return { laptop, match: sent.body.match as string, callback: await clickLink(lastLinkTo(h.emulator, email)) };
 }
-
-/** Warnings are emitted on the next tick. */
-const settle = () => new Promise((r) => setImmediate(r));
 
 describe('the login suite under each quirk', () => {
   it('none: same browser and handoff both sign in, and nothing is warned', async () => {

@@ -1,37 +1,22 @@
 // Warnings about the service are the operator's alarms: only an answer of the service may raise
 // them, never what a visitor sends. A stranger's stray callback must leave the log silent.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLIENT, clickLink, lastLinkTo, startHarness, type Harness } from '../helpers/harness.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/index.js';
+import { clickLink, lastLinkTo, type Harness } from '../helpers/harness.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
+import { settleWarnings as settle, watchWarnings } from '../helpers/warnings.js';
 
+const pool = useSharedEmulator();
 let emulator: Emulator;
-const harnesses: Harness[] = [];
-let warnings: Array<{ code?: string; message: string }> = [];
-const onWarning = (w: Error & { code?: string }) => {
-  if (w.name === 'PassportOtplessWarning') warnings.push({ code: w.code, message: w.message });
-};
-/** Warnings are emitted on the next tick. */
-const settle = () => new Promise((r) => setImmediate(r));
-
-beforeAll(async () => {
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-  process.on('warning', onWarning);
+beforeAll(() => {
+  emulator = pool.emulator();
 });
-afterEach(async () => {
-  emulator.setQuirks({});
-  warnings = [];
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-afterAll(async () => {
-  process.off('warning', onWarning);
-  await emulator.close();
+const warnings = watchWarnings();
+afterEach(() => {
+  warnings.length = 0;
 });
 
-async function app(): Promise<Harness> {
-  const h = await startHarness({ emulator });
-  harnesses.push(h);
-  return h;
-}
+const app = (): Promise<Harness> => pool.harness();
 
 async function ask(h: Harness, email: string) {
   const browser = h.browser();
