@@ -2,15 +2,15 @@
  * The age of a frontend token rests only on a time that dates the sign-in: `verifiedAt`, or the
  * answer's `timestamp` when the app knows it stamps the sign-in. Read strictly (src/wire/time.ts).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticatedAt, MAX_CLOCK_SKEW_MS } from '../../src/strategy/tokens.js';
 import { warnOnce } from '../../src/strategy/warn.js';
 import type { TokenValidationResult } from '../../src/wire/types.js';
 import { type MagicLinkProfile, MemoryFlowStore } from '../../src/index.js';
-import { CLIENT, type Harness, type HarnessOptions, loginVia, startHarness } from '../helpers/harness.js';
+import { CLIENT, type Harness, type HarnessOptions, loginVia } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import express from 'express';
-import { type Emulator, type EmulatorQuirks, startEmulator } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorQuirks } from '../../src/emulator/index.js';
 
 const base = (identities: TokenValidationResult['identities'], timestamp?: string): TokenValidationResult => ({
   token: 't',
@@ -376,26 +376,21 @@ describe('a used token, whatever the service stamps as its time', () => {
   /** Past the age window and the used mark's life (maxAuthAgeMs + 60 s) and its 30 s generation. */
   const LATER = MAX_AGE + 60_000 + 31_000;
 
+  const pool = useSharedEmulator({ clock: 'manual' });
   let emulator: Emulator;
-  const harnesses: Harness[] = [];
-  beforeAll(async () => {
-    emulator = await startEmulator({ clients: [CLIENT], quiet: true, clock: 'manual' });
+  beforeAll(() => {
+    emulator = pool.emulator();
   });
-  afterEach(async () => {
+  // Registered after the emulator's hooks, so run before them: the app closes on real timers.
+  afterEach(() => {
     vi.useRealTimers();
-    emulator.setQuirks({});
-    await Promise.all(harnesses.splice(0).map((h) => h.close()));
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   /** An app whose `/auth/token` answers the strategy's verdict as JSON, on a clock set to the emulator's. */
   async function tokenApp(quirks: EmulatorQuirks): Promise<Harness> {
     emulator.setQuirks(quirks);
     const ref: { h?: Harness } = {};
-    const h = await startHarness({
-      emulator,
+    const h = await pool.harness({
       strategy: { maxAuthAgeMs: MAX_AGE },
       routes: (app) => {
         app.post('/auth/token', express.urlencoded({ extended: false }), (req, res, next) => {
@@ -410,7 +405,6 @@ describe('a used token, whatever the service stamps as its time', () => {
         });
       },
     });
-    harnesses.push(h);
     ref.h = h;
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(emulator.now());
