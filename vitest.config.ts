@@ -1,11 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm test`: every test but the slow load run (vitest.slow.config.ts), the property and fuzz
- * tests at a tenth of their full size on a fixed seed (test/helpers/fuzzRuns.ts).
+ * The one test config; each run is a set of its projects, chosen with `--project`:
  *
- * Most files share their worker's module cache (`isolate: false`): loading the package,
- * Express, undici and supertest once per worker instead of once per file is most of the
+ * - `npm test` (`--project shared --project isolated`): every test but the browser tests and the
+ *   load run, the property and fuzz tests at a tenth of their full size on a fixed seed
+ *   (test/helpers/fuzzRuns.ts). `npm test -- test/web/origin.test.ts` runs one file.
+ * - `npm run test:slow` (`--project slow`): the load run and the property and fuzz tests at
+ *   their full size on a new seed each run.
+ * - `npm run test:e2e` (`--project e2e`): the browser tests, one file at a time.
+ * - `npm run test:mutation` runs Stryker, which loads vitest.mutation.config.ts: its Vitest
+ *   runner takes a config file but no project filter, and would run every project of this one.
+ *
+ * A bare `vitest run` runs every project, slow and browser ones included.
+ *
+ * Most files of the quick run share their worker's module cache (`isolate: false`): loading the
+ * package, Express, undici and supertest once per worker instead of once per file is most of the
  * suite's speed. Files that need a process of their own stay isolated, listed below with why.
  */
 
@@ -14,18 +24,18 @@ export const ISOLATED = [
   // Assert warnings emitted once per process (warnOnce, the emulator's exposed-host warning):
   // another file could have used up the "once" first.
   'test/strategy/failures.test.ts',
-  'test/routes/setupWarnings.test.ts',
-  'test/strategy/quirks.test.ts',
-  'test/strategy/userInfoCredentials.test.ts',
-  'test/strategy/evidence.test.ts',
-  'test/strategy/errorsSay.test.ts',
-  'test/flow/sharedState.test.ts',
+  'test/routes/warnings.test.ts',
+  'test/strategy/MagicLinkStrategy.quirks.test.ts',
+  'test/strategy/enrich.userInfoCredentials.test.ts',
+  'test/strategy/warn.evidence.test.ts',
+  'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
+  'test/flow/handoff.sharedState.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).
   'test/hosts/**/*.test.ts',
-  'test/emulator/security.test.ts',
+  'test/emulator/server.security.test.ts',
   // Count every event of the process's diagnostics channels.
   'test/diagnostics.test.ts',
-  'test/security/survivors-approveEvents.test.ts',
+  'test/flow/approve.test.ts',
   // Process-wide watches (unhandled rejections, every log line) over the whole file.
   'test/resilience/**/*.test.ts',
   // The examples import the built package and their own app modules, which keep module state
@@ -38,8 +48,19 @@ export const ISOLATED = [
   'test/emulator/cli.test.ts',
 ];
 
-/** Run by `npm run test:slow` only (vitest.slow.config.ts). */
+/** Run by `npm run test:slow` only. */
 export const SLOW_ONLY = ['test/resilience/load.test.ts'];
+
+/** The tests `npm run test:slow` runs: the load run and the property and fuzz tests at full size. */
+export const SLOW = [
+  ...SLOW_ONLY,
+  'test/resilience/fuzz.test.ts',
+  'test/risk/assessRisk.properties.test.ts',
+  'test/risk/compact.dropped.test.ts',
+  'test/client/decode.fuzz.test.ts',
+  'test/contact/phone.dialled.test.ts',
+  'test/contact/phone.typed.test.ts',
+];
 
 const ALWAYS_EXCLUDED = ['test/e2e/**', 'node_modules/**'];
 
@@ -71,6 +92,31 @@ export default defineConfig({
           include: ISOLATED,
           exclude: [...SLOW_ONLY, ...ALWAYS_EXCLUDED],
           isolate: true,
+        },
+      },
+      {
+        // Generous limits: these runs take as long as the machine needs, and no test here
+        // asserts a duration. OTPLESS_TESTS_THOROUGH is read by test/helpers/fuzzRuns.ts.
+        extends: true,
+        test: {
+          name: 'slow',
+          include: SLOW,
+          env: { OTPLESS_TESTS_THOROUGH: '1' },
+          testTimeout: 900_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        // Debian's Chromium driven by playwright-core against the demo app. One file at a time
+        // and a generous hook limit: a cold Chromium start can take seconds.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          fileParallelism: false,
         },
       },
     ],

@@ -135,7 +135,7 @@ describe('JSON outbox', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await response.json()) as { entries: Array<{ to: string; channel: string }> };
-    // Without session tokens (issue #20): no page or JSON of the emulator shows one.
+    // Without session tokens: no page or JSON of the emulator shows one.
     expect(body).toEqual({ entries: emulator.outbox().map(({ sessionToken: _t, ...entry }) => entry) });
     expect(JSON.stringify(body)).not.toContain('sessionToken');
     expect(body.entries.map((entry) => [entry.to, entry.channel])).toEqual([

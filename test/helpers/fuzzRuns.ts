@@ -2,7 +2,7 @@
  * How many cases the property and fuzz tests run, by suite:
  * - `npm test`: a tenth of the full count (at least `min`), on a fixed seed, so the quick suite
  *   runs the same cases every time (nothing to flake) and stays fast;
- * - `npm run test:slow` (vitest.slow.config.ts sets OTPLESS_TESTS_THOROUGH=1): the full count on
+ * - `npm run test:slow` (the `slow` project of vitest.config.ts sets OTPLESS_TESTS_THOROUGH=1): the full count on
  *   a new seed each run, as fast-check does by default;
  * - `FUZZ_RUNS=n` overrides both (new seed each run), for a long hunt.
  */

@@ -1,6 +1,6 @@
 // Builds the table of docs/spec-fields.md from the client's shapes themselves: every field of a
 // full answer of each operation, whether the answer needs it, and what a value of the wrong
-// kind does. test/client/specFields.test.ts keeps the doc equal to this output.
+// kind does. test/client/decode.specFields.test.ts keeps the doc equal to this output.
 import { decodeBody } from '../../src/client/decode.js';
 import {
   codeVerificationResult,

@@ -116,7 +116,7 @@ const BAD_SENDS = cases<Send>([
   ['a JSON string body', raw('application/json', '"a@example.com"'), 400],
   ['invalid JSON', raw('application/json', '{"email":'), 400],
   ['a __proto__ key', raw('application/json', '{"__proto__":{"email":"a@example.com"}}'), 400],
-  // A body of a media type nobody parses: the caller's 415 (security finding 8).
+  // A body of a media type nobody parses: the caller's 415.
   ['text/plain content type', raw('text/plain', 'email=a@example.com'), 415],
   [
     'multipart content type',

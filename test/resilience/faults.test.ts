@@ -1,7 +1,7 @@
 /**
  * The fault matrix: every endpoint x every way the service can fail, once at the client and
  * once through the real app (Express + Passport + cookie-session + MagicLinkStrategy).
- * test/client/faults.test.ts and test/strategy/callback.test.ts cover single cases in depth;
+ * test/client/OtplessClient.faults.test.ts and test/strategy/MagicLinkStrategy.callback.test.ts cover single cases in depth;
  * this file covers the whole grid, and checks that nothing hangs and the next call succeeds.
  */
 import type express from 'express';

@@ -11,7 +11,7 @@
  * a 2xx carrying the service's error shape), nothing else; a malformed optional member is
  * dropped from an accepted result. Accepted risk signals then go through assessRisk, which must not throw and
  * must not allow a login whose required signals are missing or malformed. (assessRisk's own
- * properties, 10,000 cases each, are in test/risk/properties.test.ts and not repeated here.)
+ * properties, 10,000 cases each, are in test/risk/assessRisk.properties.test.ts and not repeated here.)
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { assessRisk, SIGNAL_NAMES, type RiskPolicy, type RiskVerdict, type SignalName } from '../../src/risk/index.js';
+import { assessRisk, type RiskPolicy, type RiskVerdict, SIGNAL_NAMES, type SignalName } from '../../src/risk/index.js';
 import {
+  cleanSecureInfo,
   DAY_MS,
   NOW,
-  cleanSecureInfo,
   secureInfoResponse,
   secureInfoWith,
   throwingGetter,
@@ -486,5 +486,23 @@ describe('assessRisk: the verdict', () => {
 
   it('reads -0 as 0', () => {
     expect(Object.is(assess(secureInfoWith({ suspectScore: { result: -0 } })).score, 0)).toBe(true);
+  });
+});
+
+// What an app sees when it passes its own `now`.
+
+describe('assessRisk: options.now', () => {
+  it('refuses a now that is not a finite number, naming the option and what it wants', () => {
+    for (const now of [Number.NaN, Number.POSITIVE_INFINITY, '1700000000000']) {
+      expect(() => assessRisk(cleanSecureInfo(), undefined, { now: now as number })).toThrow(
+        new TypeError('assessRisk: options.now must be a finite number of epoch milliseconds'),
+      );
+    }
+  });
+
+  it('reads a factory reset at the epoch as "no reset", even when now is within the window of 1970', () => {
+    // The clean fixture's reset timestamp is 0; a now of 1 s would put it 1 s ago.
+    const verdict = assessRisk(cleanSecureInfo(), { factoryReset: 'block' }, { now: 1000 });
+    expect(verdict).toEqual({ action: 'allow', reasons: [], score: 0 });
   });
 });

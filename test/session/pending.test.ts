@@ -1,7 +1,9 @@
-import { latestRecordKey, registerRecordKey } from '../../src/session/recordKeys.js';
 // The pending sends of a session: each serves one login, taken out before it is compared, and a
 // callback that binds to nothing leaves the others alone.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import express from 'express';
+import passportPkg from 'passport';
+import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import {
   allPending,
@@ -17,8 +19,12 @@ import {
   MAX_PENDING,
   PENDING_VERSION,
 } from '../../src/session/pending.js';
+import { latestRecordKey, registerRecordKey } from '../../src/session/recordKeys.js';
 import type { SessionLike } from '../../src/session/session.js';
 import { StoreSecrets } from '../../src/flow/seal.js';
+import { clickLink, CLIENT, type Harness, lastLinkTo } from '../helpers/harness.js';
+import { sessionCookie } from '../helpers/sessionCookie.js';
+import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 // A strategy's secrets, built as a strategy builds them: what the sends are sealed under.
 new StoreSecrets('a-test-store-secret-of-32-characters!');
@@ -167,5 +173,145 @@ describe('destination hashes under a key', () => {
 
   it('without a key, the hash is the one earlier versions wrote', () => {
     expect(hashDestination('Ada@Example.com')).toBe(unkeyed('ada@example.com'));
+  });
+});
+
+// A victim who has a pending link of their own and opens an attacker's callback URL is never
+// signed in as the attacker, and keeps their own pending link.
+
+const pool = useSharedEmulator();
+
+async function attackerCallback(h: Harness, email: string): Promise<string> {
+  const attacker = h.browser();
+  await attacker.post('/auth/magic-link').set('accept', 'application/json').send({ email });
+  return clickLink(lastLinkTo(h.emulator, email));
+}
+
+describe("a victim with a pending link of their own opens the attacker's callback", () => {
+  it.each(['handoff', 'refuse'] as const)('%s: not signed in, and their own link still works', async (crossDevice) => {
+    const h = await pool.harness({ strategy: { crossDevice } });
+    const victim = h.browser();
+    await victim.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'victim@example.com' });
+    const own = await clickLink(lastLinkTo(h.emulator, 'victim@example.com'));
+    const forced = await attackerCallback(h, `attacker-${crossDevice}@evil.test`);
+    const res = await victim.get(forced);
+    expect(res.status).toBe(crossDevice === 'handoff' ? 200 : 403);
+    expect((await victim.get('/me')).status).toBe(401);
+    expect((await victim.get(own)).status).toBe(302);
+    expect((await victim.get('/me')).body.user.email).toBe('victim@example.com');
+  });
+
+  it('the query dropped by the service: WRONG_BROWSER after verifying, and their own send stays', async () => {
+    const h = await pool.harness();
+    const emulator = pool.emulator();
+    emulator.setQuirks({ stripRedirectQuery: true });
+    try {
+      const victim = h.browser();
+      await victim.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'victim2@example.com' });
+      const own = await clickLink(lastLinkTo(h.emulator, 'victim2@example.com'));
+      const forced = await attackerCallback(h, 'attacker2@evil.test');
+      expect((await victim.get(forced)).status).toBe(403);
+      expect((await victim.get('/me')).status).toBe(401);
+      // The forced code took nothing from the victim's session: their own link signs them in.
+      expect((await victim.get(own)).status).toBe(302);
+      expect((await victim.get('/me')).body.user.email).toBe('victim2@example.com');
+    } finally {
+      emulator.setQuirks({});
+    }
+  });
+
+  it('a refused login (verify says no) spends the send: the same link cannot be tried again', async () => {
+    const h = await pool.harness({
+      verify: async () => null,
+      routes: (app) => app.get('/pending', (req, res) => res.json({ count: allPending(req.session as never).length })),
+    });
+    const browser = h.browser();
+    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'refused@example.com' });
+    const link = await clickLink(lastLinkTo(h.emulator, 'refused@example.com'));
+    expect((await browser.get('/pending')).body.count).toBe(1);
+    expect((await browser.get(link)).status).toBe(401);
+    // The send was taken before the comparison: the session holds no send any more.
+    expect((await browser.get('/pending')).body.count).toBe(0);
+  });
+});
+
+// The session's pending sends are a
+// stored format: a session written by one instance or release is read by the next (a shared
+// session store, or the cookie of cookie-session), so the member's name and the hashes in it are
+// pinned here from first principles. And a callback on a route without any session, which
+// `crossDevice: 'accept'` allows, reads the (absent) pending sends without failing.
+
+const { harness } = pool;
+
+/** The format's hash: SHA-256, base64url, the first 22 characters (132 bits). */
+const pinnedHash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+/**
+ * A destination's hash: HMAC-SHA256 of `pending destination\0<value>` under the record key (HKDF
+ * of the client secret, label 'session records v1'), the first 16 bytes in base64url.
+ */
+const pinnedDestination = (text: string) => {
+  const key = Buffer.from(hkdfSync('sha256', CLIENT.clientSecret, 'passport-otpless', 'session records v1', 32));
+  return createHmac('sha256', key)
+    .update(`pending destination\0${text}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+};
+
+describe('the pending sends in the session keep their stored format', () => {
+  it('one send: `otplessPending` holds its flow, the hashed request id and the hashed destination in lower case', async () => {
+    const h = await harness();
+    const sent = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'Pending.Pin@Example.com' });
+    expect(sent.status).toBe(200);
+    const delivered = h.emulator.outbox().at(-1);
+    const flowId = new URL(delivered?.redirectUri ?? 'http://x').searchParams.get('flow');
+    const cookie = sessionCookie<{ otplessPending: Array<Record<string, unknown>> }>(sent);
+    expect(cookie).toEqual({
+      otplessPending: [
+        {
+          version: 3,
+          // The record key of the harness's client secret, and the flow id sealed under it.
+          k: 'AtOu9A5yVOL',
+          f: expect.stringMatching(/^[\w-]{16}\.[\w-]{22}\.[\w-]+$/) as string,
+          requestIdHashes: [pinnedHash(delivered?.requestId ?? '')],
+          destinationHashes: [pinnedDestination('pending.pin@example.com')],
+          expiresAt: expect.any(Number) as number,
+        },
+      ],
+    });
+    expect(flowId).toMatch(/^[\w-]{22}$/);
+    expect(JSON.stringify(cookie)).not.toContain(flowId);
+  });
+});
+
+describe('a callback on a route with no session at all (crossDevice: accept)', () => {
+  it('signs in with a link sent elsewhere, reading no pending send, never a 500', async () => {
+    const h = await harness({ strategy: { crossDevice: 'accept' } });
+    const sent = await h
+      .browser()
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .send({ email: 'no-session@example.com' });
+    expect(sent.status).toBe(200);
+    const callback = await clickLink(lastLinkTo(h.emulator, 'no-session@example.com'));
+    expect(new URL(callback, 'http://x').searchParams.get('flow')).toBeTruthy();
+
+    // The same strategy on an app with no session middleware, answering the callback statelessly.
+    const passport = new passportPkg.Passport();
+    passport.use(h.strategy);
+    const app = express();
+    app.get('/auth/callback', passport.authenticate(h.strategy.name, { session: false }), (req, res) => {
+      res.json({ user: req.user });
+    });
+    app.use((err: { message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(500).json({ error: err.message });
+    });
+    const res = await supertest(app).get(callback);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ user: { email: 'no-session@example.com' } });
   });
 });

@@ -3,7 +3,7 @@
  * through Passport's `fail`) or an error (ours or the service's: 502/503/504). Each body is a
  * real one from service-facts.md, answered by a real local server and read by the client.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OtplessClient } from '../../src/client/index.js';
 import {
   isCredentialProblem,
@@ -15,19 +15,13 @@ import {
 import { warnOnce } from '../../src/strategy/warn.js';
 import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
-import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
+import type { CaptureServer } from '../client/helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 
 let server: CaptureServer;
 let client: OtplessClient;
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url });
-});
+useCaptureClient((s, c) => ((server = s), (client = c)));
 afterEach(() => server.reply(() => ({})));
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
 
 /** The error the client throws when verify-code is answered `status` with `body`. */
 async function errorFor(status: number, body: unknown): Promise<unknown> {

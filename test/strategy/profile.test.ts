@@ -2,23 +2,17 @@
  * The profile a verify callback gets, from both shapes of the verify-code answer
  * (service-facts.md), read by the client from a real local server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OtplessClient } from '../../src/client/index.js';
 import { buildProfile } from '../../src/strategy/profile.js';
 import { hashDestination } from '../../src/session/pending.js';
-import { type CaptureServer, startCaptureServer } from '../client/helpers/captureServer.js';
+import type { CaptureServer } from '../client/helpers/captureServer.js';
+import { useCaptureClient } from '../helpers/captureClient.js';
 import { copy, verifyCodeOk } from '../client/helpers/fixtures.js';
 
 let server: CaptureServer;
 let client: OtplessClient;
-beforeAll(async () => {
-  server = await startCaptureServer();
-  client = new OtplessClient({ clientId: 'id', clientSecret: 'secret', authUrl: server.url, userAuthUrl: server.url });
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useCaptureClient((s, c) => ((server = s), (client = c)));
 
 /** The profile built from a verify-code answer the service sends as `body`. */
 async function profileOf(body: unknown) {

@@ -1,5 +1,5 @@
 // send()'s built-in limits, over real HTTP: real Express, cookie-session, Passport and the
-// emulator on its own sockets; the memory store (test/limits/redis.test.ts runs Redis).
+// emulator on its own sockets; the memory store (test/limits/redisLimits.test.ts runs Redis).
 import { describe, expect, it } from 'vitest';
 import { MagicLinkStrategy, SendLimiter } from '../../src/index.js';
 import type { MagicLinkStrategyOptions } from '../../src/index.js';
