@@ -42,7 +42,11 @@ const { values } = parseArgs({
      * on a shared machine, both then see the same neighbours.
      */
     together: { type: 'boolean', default: false },
-    /** Which app sends the links: 'separate' (a third strategy app, the default) or 'measured'. */
+    /**
+     * Which app sends the links: 'separate' (a third strategy app, the default), 'measured', or
+     * 'own' (a strategy app of each side's checkout for that side: for checkouts whose sessions
+     * keep the pending sends in different shapes).
+     */
     sender: { type: 'string', default: 'separate' },
   },
 });
@@ -73,21 +77,35 @@ const sender =
     : values.sender === 'measured' && values.mode === 'strategy'
       ? apps.this
       : await forkChild<{ url: string }>(childFile(here), { mode: 'strategy', ...urls });
+const baseSender =
+  values.sender === 'own'
+    ? await forkChild<{ url: string }>(childFile(baseDir), { mode: 'strategy', ...urls })
+    : sender;
 console.log(
-  `logins sent through ${sender === apps.base ? 'the base app' : sender === apps.this ? 'this app' : 'a third app'}`,
+  values.sender === 'own'
+    ? "logins sent through a strategy app of each side's checkout"
+    : `logins sent through ${sender === apps.base ? 'the base app' : sender === apps.this ? 'this app' : 'a third app'}`,
 );
-const prepare = async (count: number): Promise<LoginRequest[]> =>
-  // Both checkouts write the same pending record: a cookie from either send route fits both.
-  (await prepareLogins(sender.ready.url, emulator, count, agent)).map(({ path, cookie }) => ({ path, cookie }));
+const prepareBy =
+  (from: Child<{ url: string }>) =>
+  async (count: number): Promise<LoginRequest[]> =>
+    // Both checkouts write the same pending record (unless --sender own): a cookie from either send route fits both.
+    (await prepareLogins(from.ready.url, emulator, count, agent)).map(({ path, cookie }) => ({ path, cookie }));
+const prepare = { base: prepareBy(baseSender), this: prepareBy(sender) };
 try {
   // A first load of each app alone, then whole warm-up rounds run like the measured ones.
   for (const side of ['base', 'this'] as const) {
     const warm = Number(values.warmup);
-    await sampleSide({ label: side, app: apps[side], prepare }, warm, await prepare(warm + connections), connections);
+    await sampleSide(
+      { label: side, app: apps[side], prepare: prepare[side] },
+      warm,
+      await prepare[side](warm + connections),
+      connections,
+    );
   }
   const rounds = await runPairs(
-    { label: 'base', app: apps.base, prepare },
-    { label: 'this', app: apps.this, prepare },
+    { label: 'base', app: apps.base, prepare: prepare.base },
+    { label: 'this', app: apps.this, prepare: prepare.this },
     {
       logins,
       connections,
@@ -107,6 +125,7 @@ try {
   await apps.base.close();
   await apps.this.close();
   if (sender !== apps.base && sender !== apps.this) await sender.close();
+  if (baseSender !== sender) await baseSender.close();
   await emulator.close();
   await agent.close();
 }

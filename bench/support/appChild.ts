@@ -8,7 +8,6 @@ import express from 'express';
 import cookieSession from 'cookie-session';
 import { Agent, request } from 'undici';
 import type { AddressInfo } from 'node:net';
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Emulator } from '../../src/emulator/index.js';
 import passportPkg from 'passport';
@@ -16,6 +15,7 @@ import { Strategy as PassportStrategy } from 'passport-strategy';
 import { requireLowRisk, sessionCompat, type Enrichment } from '../../src/index.js';
 import { CLIENT, startHarness } from '../../test/helpers/harness.js';
 import { argsOf, heapAfterGc, serveCommands } from './child.js';
+import { findPending, recordKeyOf, requestIdMatches, type StoredPending } from './pendingBinding.js';
 import { profilerCommands } from './profiler.js';
 
 export interface AppChildArgs {
@@ -94,29 +94,16 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const enrich = new Set(args.enrich ?? []);
   const bound = args.mode === 'bare-bound' || args.mode === 'bare-passport';
-  interface Pending {
-    version?: unknown;
-    flowId?: unknown;
-    requestIdHashes?: unknown;
-    expiresAt?: unknown;
-  }
-  // The strategy's binding, written by hand against the same session records (src/session/pending.ts):
+  const recordKey = recordKeyOf(CLIENT.clientSecret);
+  // The strategy's binding, written by hand against the same session records (bench/support/pendingBinding.ts):
   // the live send whose flow id the link brought back, taken out of the session before verifying.
-  const takePending = (req: express.Request): Pending | undefined => {
+  const takePending = (req: express.Request): StoredPending | undefined => {
     const session = req.session as { otplessPending?: unknown } | null;
-    const list = session?.otplessPending;
-    const flow = req.query.flow;
-    if (!session || !Array.isArray(list) || typeof flow !== 'string') return undefined;
-    const now = Date.now();
-    const live = (list as Pending[]).filter(
-      (p) => p?.version === 2 && typeof p.expiresAt === 'number' && p.expiresAt > now,
-    );
-    const found = live.find((p) => p.flowId === flow);
-    if (!found) return undefined;
-    const rest = live.filter((p) => p !== found);
-    if (rest.length > 0) session.otplessPending = rest;
+    const taken = session ? findPending(session.otplessPending, req.query.flow, recordKey) : undefined;
+    if (!session || !taken) return undefined;
+    if (taken.rest.length > 0) session.otplessPending = taken.rest;
     else delete session.otplessPending;
-    return found;
+    return taken.found;
   };
 
   /** The callback's work: a refusal's status, or the verified e-mail address. */
@@ -130,10 +117,7 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
       requestId: string;
       userDetails: { token: string; identities: Array<{ identityType: string; identityValue: string }> };
     };
-    if (bound) {
-      const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
-      if (!Array.isArray(pending?.requestIdHashes) || !pending.requestIdHashes.includes(hash)) return 403;
-    }
+    if (bound && (!pending || !requestIdMatches(pending, verified.requestId))) return 403;
     const { token, identities } = verified.userDetails;
     await Promise.all([
       enrich.has('validateToken') ? post(`${args.userAuthUrl}/auth/v1/validate/token`, { token }) : undefined,

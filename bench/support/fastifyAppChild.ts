@@ -14,11 +14,11 @@ import { Authenticator } from '@fastify/passport';
 import fastifySecureSession from '@fastify/secure-session';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
-import { createHash } from 'node:crypto';
 import { Strategy as PassportStrategy } from 'passport-strategy';
 import { MagicLinkStrategy, otplessFastify } from '../../src/index.js';
 import { CLIENT } from '../../test/helpers/harness.js';
 import { argsOf, serveCommands } from './child.js';
+import { findPending, recordKeyOf, requestIdMatches, type StoredPending } from './pendingBinding.js';
 import { profilerCommands } from './profiler.js';
 
 export interface FastifyAppChildArgs {
@@ -128,13 +128,6 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
-interface Pending {
-  version?: unknown;
-  flowId?: unknown;
-  requestIdHashes?: unknown;
-  expiresAt?: unknown;
-}
-
 /**
  * The strategy's binding and verify call as a minimal strategy on @fastify/passport: the live
  * send whose flow id the link brought back, taken out of the session before verifying, then
@@ -150,18 +143,12 @@ async function startBarePassportApp(): Promise<{ url: string; stop: () => Promis
     clientSecret: CLIENT.clientSecret,
   };
   type Session = { get(key: string): unknown; set(key: string, value: unknown): void };
-  const takePending = (session: Session, flow: unknown): Pending | undefined => {
-    const list = session.get('otplessPending');
-    if (!Array.isArray(list) || typeof flow !== 'string') return undefined;
-    const now = Date.now();
-    const live = (list as Pending[]).filter(
-      (p) => p?.version === 2 && typeof p.expiresAt === 'number' && p.expiresAt > now,
-    );
-    const found = live.find((p) => p.flowId === flow);
-    if (!found) return undefined;
-    const rest = live.filter((p) => p !== found);
-    session.set('otplessPending', rest.length > 0 ? rest : undefined);
-    return found;
+  const recordKey = recordKeyOf(CLIENT.clientSecret);
+  const takePending = (session: Session, flow: unknown): StoredPending | undefined => {
+    const taken = findPending(session.get('otplessPending'), flow, recordKey);
+    if (!taken) return undefined;
+    session.set('otplessPending', taken.rest.length > 0 ? taken.rest : undefined);
+    return taken.found;
   };
   const logIn = async (req: { query: unknown; session: unknown }): Promise<number | User> => {
     const { code, flow } = req.query as { code?: unknown; flow?: unknown };
@@ -179,8 +166,7 @@ async function startBarePassportApp(): Promise<{ url: string; stop: () => Promis
       userDetails: { identities: Array<{ identityType: string; identityValue: string }> };
     };
     if (res.statusCode !== 200) return 401;
-    const hash = createHash('sha256').update(verified.requestId).digest('base64url').slice(0, 22);
-    if (!Array.isArray(pending.requestIdHashes) || !pending.requestIdHashes.includes(hash)) return 403;
+    if (!requestIdMatches(pending, verified.requestId)) return 403;
     const email = verified.userDetails.identities.find((i) => i.identityType === 'EMAIL')?.identityValue ?? '';
     return { id: email, email };
   };

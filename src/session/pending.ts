@@ -98,6 +98,38 @@ export function hasPendingFlow(session: SessionLike | null | undefined, flowId: 
 }
 
 /**
+ * The live send of this session with this flow id, found in one read of the session (each
+ * read opens every sealed send): `takeFoundPending` then takes it out without reading again.
+ */
+export interface FoundPending {
+  readonly pending: PendingRequest;
+  /** What the session keeps once it is taken: the other live sends, as stored. */
+  readonly rest: readonly StoredPending[];
+}
+
+/** The live send with this flow id and the sends that stay beside it, or `undefined`. */
+export function findPendingByFlow(
+  session: SessionLike | null | undefined,
+  flowId: string,
+  now: number,
+): FoundPending | undefined {
+  const live = liveEntries(session, now);
+  const found = live.find((e) => e.open.flowId === flowId);
+  if (!found) return undefined;
+  return { pending: found.open, rest: live.filter((e) => e !== found).map((e) => e.stored) };
+}
+
+/**
+ * Takes a send `findPendingByFlow` found out of the session, which must not have changed since
+ * (no await between the two): the other live sends stay.
+ */
+export function takeFoundPending(session: SessionLike, found: FoundPending): PendingRequest {
+  if (found.rest.length > 0) setSessionValue(session, PENDING_KEY, [...found.rest]);
+  else removeSessionValue(session, PENDING_KEY);
+  return found.pending;
+}
+
+/**
  * Remembers one send in the session, keeping the newest `MAX_PENDING` live ones. `key`: the
  * strategy's record key (`StoreSecrets.recordKey`); without it, that of the strategy built last.
  */

@@ -5,10 +5,11 @@ import { summarizeDevice } from '../flow/device.js';
 import type { LoginSetup } from '../login/compose.js';
 import { channels } from '../diagnostics.js';
 import {
+  findPendingByFlow,
   hashRequestId,
-  hasPendingFlow,
   livePending,
   otherPendingHas,
+  takeFoundPending,
   takePendingByFlow,
   takePendingByRequestId,
 } from '../session/pending.js';
@@ -115,13 +116,12 @@ export class CallbackAttempt {
     const mode = this.settings.crossDevice;
     if (mode !== 'accept' && !session) throw OtplessSetupError.missingSession();
     if (flowId === undefined) return this.byRequestId(req, code);
-    const own = hasPendingFlow(session, flowId, now);
-    if (own) {
+    const own = findPendingByFlow(session, flowId, now);
+    if (own && session) {
       if (this.asksConfirmPage(req)) return this.showConfirmPage(req, code);
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
-      // Taken before verifying: this send serves one login, whatever happens next.
-      const pending = takePendingByFlow(session, flowId, now);
-      if (!pending) return this.refuse('WRONG_BROWSER');
+      // Taken before verifying (nothing awaited since it was found): this send serves one login, whatever happens next.
+      const pending = takeFoundPending(session, own);
       await this.settings.handoff?.discard(flowId);
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');

@@ -7,6 +7,7 @@ import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import {
   allPending,
+  findPendingByFlow,
   hasPendingFlow,
   hashDestination,
   hashRequestId,
@@ -14,6 +15,7 @@ import {
   otherPendingHas,
   PENDING_KEY,
   rememberPending,
+  takeFoundPending,
   takePendingByFlow,
   takePendingByRequestId,
   MAX_PENDING,
@@ -60,6 +62,36 @@ describe('pending sends', () => {
     expect(takePendingByFlow(session, 'flow-a', 1)?.flowId).toBe('flow-a');
     expect(takePendingByFlow(session, 'flow-a', 1)).toBeUndefined();
     expect(livePending(session, 1).map((p) => p.flowId)).toEqual(['flow-b']);
+  });
+
+  it('finds the send by its flow id in one read and takes it with the others left as they were', () => {
+    const session: SessionLike = {};
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    rememberPending(session, send('flow-b', 'request-b'), 0);
+    rememberPending(session, send('flow-c', 'request-c', 5), 0);
+    const [, storedB] = session[PENDING_KEY] as unknown[];
+    expect(findPendingByFlow(session, 'flow-x', 6)).toBeUndefined();
+    const found = findPendingByFlow(session, 'flow-a', 6);
+    expect(found?.pending.flowId).toBe('flow-a');
+    // Finding alone writes nothing.
+    expect((session[PENDING_KEY] as unknown[]).length).toBe(3);
+    expect(takeFoundPending(session, found!).requestIdHashes).toEqual([hashRequestId('request-a')]);
+    // The other live send stays as stored; the expired one goes with the take.
+    expect(session[PENDING_KEY]).toEqual([storedB]);
+    expect(findPendingByFlow(session, 'flow-a', 6)).toBeUndefined();
+    const last = findPendingByFlow(session, 'flow-b', 6);
+    takeFoundPending(session, last!);
+    expect(session).toEqual({});
+  });
+
+  it('finds no send copied into another session', () => {
+    const session: SessionLike = {};
+    Object.defineProperty(session, 'id', { value: 'session-a' });
+    rememberPending(session, send('flow-a', 'request-a'), 0);
+    const copied: SessionLike = { [PENDING_KEY]: session[PENDING_KEY] };
+    Object.defineProperty(copied, 'id', { value: 'session-b' });
+    expect(findPendingByFlow(copied, 'flow-a', 1)).toBeUndefined();
+    expect(findPendingByFlow(undefined, 'flow-a', 1)).toBeUndefined();
   });
 
   it('a flow id of no send here takes nothing: the other sends stay', () => {
