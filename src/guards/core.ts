@@ -6,7 +6,7 @@ import type { HttpRequest, NextFunction } from '../web/request.js';
 import { LOGIN_RECORD_KEY, readLoginRecord } from '../session/loginRecord.js';
 import type { LoginRecord } from '../session/loginRecord.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { OtplessSetupError } from '../errors.js';
+import { OtplessSetupError } from '../errors/index.js';
 import { refuse } from './refuse.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 

@@ -1,4 +1,4 @@
-import { OtplessRequestError } from '../errors.js';
+import { OtplessRequestError } from '../errors/index.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import type { FlowStore } from './types.js';
 

@@ -1,5 +1,6 @@
-import { CLIENT_ERROR_CODES, isOtplessError, OtplessRequestError } from '../errors.js';
-import type { RequestFailureReason } from '../errors.js';
+import { CLIENT_ERROR_CODES } from '../errors/codes.js';
+import type { RequestErrorCode } from '../errors/codes.js';
+import { isOtplessError, OtplessRequestError } from '../errors/index.js';
 import {
   CREDENTIAL_ERROR_CODES,
   EXPIRED_ERROR_CODES,
@@ -147,7 +148,7 @@ export function isRejectedByService(err: unknown): boolean {
  * @example statusForServiceError(err) // 502 for a 401 "Access blocked"
  */
 export function statusForServiceError(err: unknown): number {
-  if (isOtplessError(err, 'INVALID_INPUT')) return 400;
+  if (isOtplessError(err, 'INVALID_ARGUMENT')) return 400;
   if (isOtplessError(err, 'TIMEOUT')) return 504;
   const f = apiFields(err);
   if (f) {
@@ -223,11 +224,11 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
     warnOnce(
       'OTPLESS_NOT_SUCCESS',
       `OTPless ${err.endpoint} answered with status "${err.serviceStatus}" instead of SUCCESS; such answers are ` +
-        'refused (502 NOT_SUCCESS). Subscribe to passport-otpless:service:not-success to count them.',
+        'refused (502 SERVICE_NOT_SUCCESS). Subscribe to passport-otpless:service:not-success to count them.',
     );
   }
-  const reason: RequestFailureReason = isOtplessError(err, 'NOT_SUCCESS')
-    ? 'NOT_SUCCESS'
+  const code: RequestErrorCode = isOtplessError(err, 'NOT_SUCCESS')
+    ? 'SERVICE_NOT_SUCCESS'
     : status === 504
       ? 'SERVICE_TIMEOUT'
       : status === 503
@@ -235,7 +236,7 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
         : 'SERVICE_ERROR';
   return new OtplessRequestError(
     status >= 500 ? status : 502,
-    reason,
+    code,
     message,
     undefined,
     err instanceof Error ? err : undefined,
