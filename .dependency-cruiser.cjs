@@ -64,7 +64,7 @@ module.exports = {
       from: { path: '^src/check/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/check/', '^src/client/', '^src/wire/', '^src/errors\\.ts$', '^src/flow/handoff\\.ts$'],
+        pathNot: ['^src/check/', '^src/client/', '^src/wire/', '^src/errors/', '^src/flow/handoff\\.ts$'],
       },
     },
     {

@@ -8,6 +8,8 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       client: 'src/client/index.ts',
+      // Every error class, for an app that imports no strategy to match errors.
+      errors: 'src/errors/index.ts',
       emulator: 'src/emulator/index.ts',
       // NestJS: the only entry that imports @nestjs/* (optional peers, left external).
       nest: 'src/nest/index.ts',
@@ -20,8 +22,7 @@ export default defineConfig([
     keepNames: true,
     clean: true,
     target: 'node20',
-    // Shared chunks: the root and /client hold the same classes, so `instanceof` agrees
-    // between an error the strategy throws and the class imported from /client.
+    // Shared chunks: the root, /client and /errors hold the same classes (one copy per format).
     splitting: true,
     // `import.meta.url` in the CommonJS build too: src/lazyModule.ts loads dependencies from it.
     shims: true,

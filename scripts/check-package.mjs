@@ -82,9 +82,35 @@ expectExports('import(passport-otpless)', await import('passport-otpless'), main
 const client = ['OtplessClient', 'OtplessApiError', 'OtplessError', 'isOtplessError', 'ENDPOINTS'];
 expectExports('require(passport-otpless/client)', require('passport-otpless/client'), client);
 expectExports('import(passport-otpless/client)', await import('passport-otpless/client'), client);
-// One class behind both subpaths: an error the strategy throws is `instanceof` the client's class.
-if ((await import('passport-otpless')).OtplessError !== (await import('passport-otpless/client')).OtplessError)
-  throw new Error('passport-otpless and passport-otpless/client hold two copies of OtplessError');
+const errorClasses = [
+  'OtplessError',
+  'OtplessInputError',
+  'OtplessApiError',
+  'OtplessTimeoutError',
+  'OtplessNetworkError',
+  'OtplessResponseError',
+  'OtplessStateError',
+  'OtplessSetupError',
+  'OtplessRequestError',
+  'isOtplessError',
+];
+expectExports('require(passport-otpless/errors)', require('passport-otpless/errors'), errorClasses);
+expectExports('import(passport-otpless/errors)', await import('passport-otpless/errors'), errorClasses);
+// One class behind every subpath of a build: an error the strategy throws is the client's class.
+const errorsEntry = await import('passport-otpless/errors');
+if ((await import('passport-otpless')).OtplessError !== errorsEntry.OtplessError)
+  throw new Error('passport-otpless and passport-otpless/errors hold two copies of OtplessError');
+if ((await import('passport-otpless/client')).OtplessError !== errorsEntry.OtplessError)
+  throw new Error('passport-otpless/client and passport-otpless/errors hold two copies of OtplessError');
+// Across the two builds (two copies of each class), instanceof still holds, by the class's brand.
+if (
+  !(
+    new (require('passport-otpless/errors').OtplessTimeoutError)('verifyCode', 1) instanceof
+    errorsEntry.OtplessTimeoutError
+  )
+)
+  throw new Error('an error of the CommonJS build is not instanceof its ESM class');
+console.log('one error class per build, instanceof across the builds: ok');
 expectExports('require(passport-otpless/emulator)', require('passport-otpless/emulator'), ['startEmulator']);
 expectExports('import(passport-otpless/emulator)', await import('passport-otpless/emulator'), ['startEmulator']);
 
@@ -92,10 +118,10 @@ expectExports('import(passport-otpless/emulator)', await import('passport-otples
 const nest = ['OtplessModule', 'OtplessExceptionFilter', 'LowRiskGuard', 'IdentityGuard'];
 expectExports('require(passport-otpless/nest)', require('passport-otpless/nest'), nest);
 expectExports('import(passport-otpless/nest)', await import('passport-otpless/nest'), nest);
-for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/client.js', 'dist/emulator.js']) {
+for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/client.js', 'dist/errors.js', 'dist/emulator.js']) {
   if (readFileSync(file, 'utf8').includes('@nestjs/')) throw new Error(`${file} imports @nestjs/*`);
 }
-console.log('the root, /client and /emulator import no @nestjs/*: ok');
+console.log('the root, /client, /errors and /emulator import no @nestjs/*: ok');
 
 const help = execFileSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
 if (!/otpless-emulator/.test(help)) throw new Error('otpless-emulator --help printed no usage');

@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ERRORS_CONSUMER } from './lib/errorsConsumer.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -214,7 +215,8 @@ try {
     'strict',
     tarball,
     ['express@5', '@types/express@5'],
-    { consumer: entryPoints },
+    // The errors consumer: every class from passport-otpless/errors, narrowed on err.code alone.
+    { consumer: entryPoints, errors: ERRORS_CONSUMER },
     {
       compilerOptions: { ...compilerOptions, strict: true },
     },

@@ -6,7 +6,9 @@
  * Publishing costs nothing when nobody listens: every site checks `hasSubscribers` first.
  */
 import { channel, tracingChannel } from 'node:diagnostics_channel';
-import type { Channel } from 'node:diagnostics_channel';
+import type { RequestErrorCode } from './errors/codes.js';
+import type { FlowDenial } from './flow/handoff.js';
+import type { CallbackFailureCode } from './strategy/failures.js';
 import type { IdentityType } from './wire/types.js';
 import type { EndpointName } from './wire/endpoints.js';
 
@@ -23,8 +25,8 @@ export interface LinkSentEvent {
 
 /** `passport-otpless:send:refused`: `send()` refused before any call (input, limits, cross-site ...). */
 export interface SendRefusedEvent {
-  /** The reason, as the JSON body's `error.code` (`RATE_LIMITED`, `INVALID_INPUT`, ...). */
-  code: string;
+  /** The error's `code`, as the JSON body's `error.code` (`RATE_LIMITED`, `INVALID_INPUT`, ...). */
+  code: RequestErrorCode;
   status: number;
   /** For `RATE_LIMITED`: which limit, and how long until a send is allowed again. */
   retryAfterSeconds?: number;
@@ -42,16 +44,23 @@ export interface LoginSucceededEvent {
 
 /** `passport-otpless:login:refused`: the callback answered `fail` (the code of `CALLBACK_FAILURES`). */
 export interface LoginRefusedEvent {
-  code: string;
+  /** As Passport's `info.code` and the JSON body's `error.code`. */
+  code: CallbackFailureCode;
   status: number;
 }
 
-/** `passport-otpless:handoff:approved` / `:denied`: a cross-device flow was decided on the other device. */
-export interface HandoffDecidedEvent {
+/** `passport-otpless:handoff:approved`: a cross-device flow was approved on the other device. */
+export interface HandoffApprovedEvent {
   /** Milliseconds since the link was asked for. */
   ageMs: number;
-  /** For a denial: 'WRONG_NUMBER' or 'USER_DENIED' (a code the service refuses denies nothing). */
-  reason?: string;
+}
+
+/** `passport-otpless:handoff:denied`: a cross-device flow was denied on the other device. */
+export interface HandoffDeniedEvent {
+  /** Milliseconds since the link was asked for. */
+  ageMs: number;
+  /** Why: a wrong number typed, or the person pressed "This wasn't me" (a code the service refuses denies nothing). */
+  code: FlowDenial;
 }
 
 /**
@@ -113,26 +122,41 @@ export interface ServiceCallChannel {
 /** The tracing channel around every call to the service, fully typed, for our own use. */
 export const serviceCallTracing = tracingChannel<unknown, ServiceCallContext>('passport-otpless:service:call');
 
-/** The package's channels, by name. */
+/**
+ * A `diagnostics_channel` typed by the message it carries: a subscriber gets the event's payload
+ * type, and each publish site is checked against it. Node's `Channel` underneath (our own type,
+ * as for `ServiceCallChannel`: @types/node's `Channel` is not generic in every major).
+ */
+export interface EventChannel<T> {
+  readonly name: string | symbol;
+  readonly hasSubscribers: boolean;
+  publish(message: T): void;
+  subscribe(listener: (message: T, name: string | symbol) => void): void;
+  unsubscribe(listener: (message: T, name: string | symbol) => void): boolean;
+}
+
+const eventChannel = <T>(name: string): EventChannel<T> => channel(name) as unknown as EventChannel<T>;
+
+/** The package's channels, by name, each with its payload type. */
 export const channels: {
-  readonly linkSent: Channel;
-  readonly sendRefused: Channel;
-  readonly loginSucceeded: Channel;
-  readonly loginRefused: Channel;
-  readonly handoffApproved: Channel;
-  readonly handoffDenied: Channel;
-  readonly guardVerdict: Channel;
-  readonly serviceNotSuccess: Channel;
+  readonly linkSent: EventChannel<LinkSentEvent>;
+  readonly sendRefused: EventChannel<SendRefusedEvent>;
+  readonly loginSucceeded: EventChannel<LoginSucceededEvent>;
+  readonly loginRefused: EventChannel<LoginRefusedEvent>;
+  readonly handoffApproved: EventChannel<HandoffApprovedEvent>;
+  readonly handoffDenied: EventChannel<HandoffDeniedEvent>;
+  readonly guardVerdict: EventChannel<GuardVerdictEvent>;
+  readonly serviceNotSuccess: EventChannel<ServiceNotSuccessEvent>;
   readonly serviceCall: ServiceCallChannel;
 } = {
-  linkSent: channel('passport-otpless:link:sent'),
-  sendRefused: channel('passport-otpless:send:refused'),
-  loginSucceeded: channel('passport-otpless:login:succeeded'),
-  loginRefused: channel('passport-otpless:login:refused'),
-  handoffApproved: channel('passport-otpless:handoff:approved'),
-  handoffDenied: channel('passport-otpless:handoff:denied'),
-  guardVerdict: channel('passport-otpless:guard:verdict'),
-  serviceNotSuccess: channel('passport-otpless:service:not-success'),
+  linkSent: eventChannel('passport-otpless:link:sent'),
+  sendRefused: eventChannel('passport-otpless:send:refused'),
+  loginSucceeded: eventChannel('passport-otpless:login:succeeded'),
+  loginRefused: eventChannel('passport-otpless:login:refused'),
+  handoffApproved: eventChannel('passport-otpless:handoff:approved'),
+  handoffDenied: eventChannel('passport-otpless:handoff:denied'),
+  guardVerdict: eventChannel('passport-otpless:guard:verdict'),
+  serviceNotSuccess: eventChannel('passport-otpless:service:not-success'),
   serviceCall: serviceCallTracing as unknown as ServiceCallChannel,
 };
 

@@ -72,24 +72,24 @@ export type {
   SendLimitsRedisClient,
 } from './limits/index.js';
 
-// Errors: one base class, `isOtplessError` to narrow by code (works across two copies of the
-// package, where `instanceof` does not). The client's error classes are at /client.
-export { OtplessError, isOtplessError } from './errors.js';
+// Errors: the routes' classes as values, `isOtplessError` to narrow by code; every class, the
+// client's too, is a value at `passport-otpless/errors`. `instanceof` holds across two copies.
+export { OtplessError, OtplessSetupError, OtplessRequestError, isOtplessError } from './errors/index.js';
 export type {
-  OtplessErrorCode,
-  OtplessErrorByCode,
-  ClientErrorCode,
-  RouteErrorCode,
-  RequestFailureReason,
-  SetupFailureReason,
-  OtplessRequestError,
-  OtplessSetupError,
   OtplessInputError,
   OtplessApiError,
   OtplessTimeoutError,
   OtplessNetworkError,
   OtplessResponseError,
-} from './errors.js';
+  OtplessStateError,
+  AnyOtplessError,
+  OtplessErrorCode,
+  OtplessErrorByCode,
+  ClientErrorCode,
+  RequestErrorCode,
+  SetupErrorCode,
+  OtplessRequestErrorBody,
+} from './errors/index.js';
 
 // Events (diagnostics_channel), for logs, metrics and OpenTelemetry.
 export { channels } from './diagnostics.js';
@@ -98,7 +98,10 @@ export type {
   SendRefusedEvent,
   LoginSucceededEvent,
   LoginRefusedEvent,
-  HandoffDecidedEvent,
+  HandoffApprovedEvent,
+  HandoffDeniedEvent,
+  ServiceNotSuccessEvent,
+  EventChannel,
   GuardVerdictEvent,
   ServiceCallContext,
   ServiceCallChannel,

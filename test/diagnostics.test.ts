@@ -63,7 +63,7 @@ describe('diagnostics channels', () => {
     expect(of('passport-otpless:login:succeeded')).toContainEqual({ via: 'code', verified: ['EMAIL'], risk: 'allow' });
     expect(of('passport-otpless:login:refused')).toContainEqual({ code: 'INVALID_CODE', status: 400 });
     expect(of('passport-otpless:handoff:approved')).toEqual([{ ageMs: expect.any(Number) }]);
-    expect(of('passport-otpless:handoff:denied')).toEqual([{ ageMs: expect.any(Number), reason: 'USER_DENIED' }]);
+    expect(of('passport-otpless:handoff:denied')).toEqual([{ ageMs: expect.any(Number), code: 'USER_DENIED' }]);
     expect(of('passport-otpless:guard:verdict')).toContainEqual(
       expect.objectContaining({ guard: 'requireLowRisk', route: 'GET /guarded', action: 'allow' }),
     );

@@ -4,6 +4,7 @@ import { Passport } from 'passport';
 import {
   MagicLinkStrategy,
   magicLinkRoutes,
+  OtplessRequestError,
   readLoginRecord,
   requireIdentity,
   requireLowRisk,
@@ -116,7 +117,7 @@ export function createApp({ otpless, frontendCallbackURL, sessionKeys, limits, l
   app.use((err, req, res, _next) => {
     const status = Number.isInteger(err.status) && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500) log(`${req.method} ${req.path} failed: ${err.name ?? 'Error'}: ${err.message}`);
-    if (err.code === 'REQUEST_FAILED') return res.status(status).json(err.toJSON());
+    if (err instanceof OtplessRequestError) return res.status(status).json(err.toJSON());
     res
       .status(status)
       .json(

@@ -3,7 +3,14 @@ import connect from 'connect';
 import type { NextFunction, NextHandleFunction, Server } from 'connect';
 import cookieSession from 'cookie-session';
 import { Passport } from 'passport';
-import { isOtplessError, MagicLinkStrategy, magicLinkRoutes, requireLowRisk, sessionCompat } from 'passport-otpless';
+import {
+  isOtplessError,
+  MagicLinkStrategy,
+  magicLinkRoutes,
+  OtplessRequestError,
+  requireLowRisk,
+  sessionCompat,
+} from 'passport-otpless';
 import type { MagicLinkStrategyOptions } from 'passport-otpless';
 
 // A bare Connect app: no res.redirect, no res.json, no req.query, no req.res, no method routing,
@@ -93,7 +100,7 @@ export function createApp(options: ConnectAppOptions): { app: Server; close(): P
 
   // Connect's error handler: four arguments. The package's errors carry their status.
   app.use((err: unknown, _req: IncomingMessage, res: ServerResponse, _next: NextFunction) => {
-    if (isOtplessError(err, 'REQUEST_FAILED')) return json(res, err.status, err);
+    if (err instanceof OtplessRequestError) return json(res, err.status, err);
     json(res, 500, { error: { code: isOtplessError(err) ? err.code : 'INTERNAL' } });
   });
 

@@ -4,7 +4,13 @@ import express from 'express';
 import session from 'express-session';
 import { Passport } from 'passport';
 import { createClient } from 'redis';
-import { MagicLinkStrategy, magicLinkRoutes, readLoginRecord, requireLowRisk } from 'passport-otpless';
+import {
+  MagicLinkStrategy,
+  magicLinkRoutes,
+  OtplessRequestError,
+  readLoginRecord,
+  requireLowRisk,
+} from 'passport-otpless';
 
 /**
  * One app instance with its sessions and the strategy's state in Redis. Start as many as you
@@ -98,7 +104,7 @@ export async function createApp({
     res.status(status).json({
       error: {
         code: err.code ?? 'INTERNAL',
-        message: status < 500 || err.code === 'REQUEST_FAILED' ? err.message : 'Something went wrong.',
+        message: status < 500 || err instanceof OtplessRequestError ? err.message : 'Something went wrong.',
       },
     });
   });

@@ -35,7 +35,7 @@ export function instrumentPassportOtpless({ tracer, meter }) {
     ['passport-otpless:login:succeeded', (m) => counters.logins.add(1, { via: m.via })],
     ['passport-otpless:login:refused', (m) => counters.loginsRefused.add(1, { code: m.code })],
     ['passport-otpless:handoff:approved', () => counters.handoffs.add(1, { outcome: 'approved' })],
-    ['passport-otpless:handoff:denied', (m) => counters.handoffs.add(1, { outcome: 'denied', reason: m.reason })],
+    ['passport-otpless:handoff:denied', (m) => counters.handoffs.add(1, { outcome: 'denied', code: m.code })],
     ['passport-otpless:guard:verdict', (m) => counters.verdicts.add(1, { action: m.action, route: m.route })],
     [
       'tracing:passport-otpless:service:call:start',

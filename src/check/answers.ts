@@ -4,7 +4,7 @@
  * 200, a 401 without errorCode).
  */
 
-import { isOtplessError } from '../errors.js';
+import { isOtplessError } from '../errors/index.js';
 import { CREDENTIAL_ERROR_CODES } from '../wire/serviceErrors.js';
 import type { Observations, ServiceAnswer } from './types.js';
 
@@ -34,7 +34,7 @@ export function answerOf(err: unknown): ServiceAnswer {
   if (isOtplessError(err, 'NOT_SUCCESS')) {
     return { kind: 'not-success', status: err.status, serviceStatus: err.serviceStatus, text: err.message };
   }
-  if (isOtplessError(err, 'INVALID_INPUT')) return { kind: 'input', text: err.message };
+  if (isOtplessError(err, 'INVALID_ARGUMENT')) return { kind: 'input', text: err.message };
   return { kind: 'network', text: `unexpected ${err instanceof Error ? err.name : typeof err}` };
 }
 

@@ -4,7 +4,7 @@
  */
 
 import { checkSendMagicLinkInput } from '../client/validate.js';
-import { isOtplessError } from '../errors.js';
+import { isOtplessError } from '../errors/index.js';
 import { DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 
@@ -127,7 +127,7 @@ function contactDigits(email: string | undefined, mobile: string | undefined): s
     });
     return checked.mobileNumber;
   } catch (err) {
-    if (!isOtplessError(err, 'INVALID_INPUT')) throw err;
+    if (!isOtplessError(err, 'INVALID_ARGUMENT')) throw err;
     throw new CheckOptionsError(
       err.field === 'email'
         ? 'the e-mail address is not valid'

@@ -1,5 +1,5 @@
 import type { EndpointName } from '../wire/endpoints.js';
-import { OtplessApiError, OtplessResponseError, OtplessStateError } from '../errors.js';
+import { OtplessApiError, OtplessResponseError, OtplessStateError } from '../errors/index.js';
 import { channels } from '../diagnostics.js';
 import { redact } from './redact.js';
 import { parseServiceError } from './errorBody.js';

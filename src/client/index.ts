@@ -12,8 +12,14 @@ export {
   OtplessResponseError,
   OtplessStateError,
   isOtplessError,
-} from '../errors.js';
-export type { ClientErrorCode, OtplessApiErrorDetails, OtplessErrorByCode, OtplessErrorCode } from '../errors.js';
+} from '../errors/index.js';
+export type {
+  AnyOtplessError,
+  ClientErrorCode,
+  OtplessApiErrorDetails,
+  OtplessErrorByCode,
+  OtplessErrorCode,
+} from '../errors/index.js';
 export type * from '../wire/types.js';
 export { ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 export type { EndpointName, EndpointDescriptor, CredentialPlacement, ServiceHost } from '../wire/endpoints.js';

@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { createAgent, requestOn } from './agent.js';
 import type { EndpointName } from '../wire/endpoints.js';
-import { OtplessApiError } from '../errors.js';
-import { OtplessNetworkError } from '../errors.js';
-import { OtplessResponseError } from '../errors.js';
-import { OtplessTimeoutError } from '../errors.js';
+import { OtplessApiError } from '../errors/index.js';
+import { OtplessNetworkError } from '../errors/index.js';
+import { OtplessResponseError } from '../errors/index.js';
+import { OtplessTimeoutError } from '../errors/index.js';
 import { parseServiceError } from './errorBody.js';
 import { redact, sanitizedCause, secretForms } from './redact.js';
 import type { Check } from './shapes/check.js';

@@ -1,6 +1,6 @@
 import type { EndpointName } from '../wire/endpoints.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
-import { OtplessInputError } from '../errors.js';
+import { OtplessInputError } from '../errors/index.js';
 import { readServicePhone, serviceDigits } from '../contact/phone.js';
 import { readEmail } from '../contact/email.js';
 import type { MagicLinkChannel } from '../wire/types.js';

@@ -73,7 +73,7 @@ export async function approveOnThisDevice(
   const deny = async (reason: FlowDenial): Promise<boolean> => {
     const denied = await handoff.deny(flowId, flow, reason);
     if (denied && channels.handoffDenied.hasSubscribers) {
-      channels.handoffDenied.publish({ ageMs: Date.now() - flow.record.askedBy.at, reason });
+      channels.handoffDenied.publish({ ageMs: Date.now() - flow.record.askedBy.at, code: reason });
     }
     return denied;
   };

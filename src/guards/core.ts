@@ -8,7 +8,7 @@ import type { LoginRecord } from '../session/loginRecord.js';
 import { readCheckedLogin } from '../session/checkedLogins.js';
 import type { RiskVerdict } from '../risk/index.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { OtplessSetupError } from '../errors.js';
+import { OtplessSetupError } from '../errors/index.js';
 import { refuse } from './refuse.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 

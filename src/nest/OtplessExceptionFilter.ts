@@ -1,8 +1,7 @@
 import { Catch, Logger } from '@nestjs/common';
-import type { ArgumentsHost, ExceptionFilter, Type } from '@nestjs/common';
+import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { isOtplessError } from '../errors.js';
-import type { OtplessError } from '../errors.js';
+import { isOtplessError, OtplessError, OtplessRequestError, OtplessSetupError } from '../errors/index.js';
 import { serviceFailure, isClientError } from '../strategy/failures.js';
 import { answered, nodeArgs, setHeader } from '../web/host.js';
 import type { ReplyLike } from '../web/host.js';
@@ -11,14 +10,6 @@ import type { PageContext } from '../web/pages.js';
 import type { HttpRequest } from '../web/request.js';
 import { sendJson, wantsJson } from '../web/request.js';
 import type { OtplessMount } from './OtplessMount.js';
-
-/**
- * What `@Catch()` compares exceptions with: the package's errors, told by their brand and code
- * (`isOtplessError`), so an error from a second copy of the package is caught too.
- */
-const OTPLESS_ERRORS = {
-  [Symbol.hasInstance]: (value: unknown): boolean => isOtplessError(value),
-} as unknown as Type<OtplessError>;
 
 /** The answer to an error: its status, its stable code, and words a visitor may read. */
 interface Answer {
@@ -35,7 +26,7 @@ const SETUP_MESSAGE = 'The server is not set up right.';
 /**
  * Nest's exception filter for the package's errors, which Nest would answer with a bare 500:
  * a service failure gets its 502/503/504, bad input its 400, a send limit its 429 (with
- * `Retry-After`), a setup mistake 500 with its reason (the message, naming what to add, goes
+ * `Retry-After`), a setup mistake 500 with its code (the message, naming what to add, goes
  * to the log). A JSON client gets `{ error: { code, message } }`, a browser the package's
  * error page (the mount's theme and locales, a link back to its sign-in page). Other errors
  * are left to the app's and Nest's own filters.
@@ -85,23 +76,24 @@ export class OtplessExceptionFilter implements ExceptionFilter<OtplessError> {
 
   /** The status and code of an error, and what is logged where the developer looks. */
   private answerFor(err: OtplessError): Answer {
-    if (isOtplessError(err, 'SETUP_ERROR')) {
+    if (err instanceof OtplessSetupError) {
       this.logger.error(err.message);
-      return { status: 500, code: err.reason, message: undefined };
+      return { status: 500, code: err.code, message: undefined };
     }
-    if (isOtplessError(err, 'INVALID_INPUT')) {
+    // The app called the client with an argument it refused: the visitor's input, as send() answers it.
+    if (isOtplessError(err, 'INVALID_ARGUMENT')) {
       return { status: 400, code: 'INVALID_INPUT', message: err.message, field: err.field };
     }
     // A call of the app's own to the client: answered as the routes answer a failed service.
-    const failure = isOtplessError(err, 'REQUEST_FAILED') ? err : isClientError(err) ? serviceFailure(err) : undefined;
+    const failure = err instanceof OtplessRequestError ? err : isClientError(err) ? serviceFailure(err) : undefined;
     if (!failure) {
       this.logger.error(err.message);
       return { status: 500, code: err.code, message: undefined };
     }
-    if (failure.status >= 500) this.logger.warn(`${failure.message} (${failure.reason})`);
+    if (failure.status >= 500) this.logger.warn(`${failure.message} (${failure.code})`);
     return {
       status: failure.status,
-      code: failure.reason,
+      code: failure.code,
       message: failure.message,
       field: failure.field,
       retryAfterSeconds: failure.retryAfterSeconds,
@@ -109,4 +101,5 @@ export class OtplessExceptionFilter implements ExceptionFilter<OtplessError> {
   }
 }
 
-Catch(OTPLESS_ERRORS)(OtplessExceptionFilter);
+// `instanceof OtplessError` also holds for an error of a second copy of the package (see src/errors/brand.ts).
+Catch(OtplessError)(OtplessExceptionFilter);

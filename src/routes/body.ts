@@ -1,4 +1,4 @@
-import { OtplessRequestError } from '../errors.js';
+import { OtplessRequestError } from '../errors/index.js';
 import type { HttpRequest } from '../web/request.js';
 
 /** A form or JSON body of a sign-in is a few hundred bytes: anything past this is refused. */

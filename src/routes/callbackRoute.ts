@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isOtplessError, OtplessRequestError } from '../errors.js';
+import { OtplessRequestError } from '../errors/index.js';
 import type { LoginSetup } from '../login/compose.js';
 import { removeSessionValue, sessionOf } from '../session/session.js';
 import { CALLBACK_FAILURES } from '../strategy/failures.js';
@@ -92,10 +92,9 @@ async function failWithError(
   res: ServerResponse,
   err: unknown,
 ): Promise<void> {
-  if (!(err instanceof OtplessRequestError) && !isOtplessError(err, 'REQUEST_FAILED')) throw err;
-  const failure = err as OtplessRequestError;
-  if (wantsJson(req)) return sendJson(res, failure.status, failure);
-  await showFailure(settings, req, res, failure.status, failure.reason, failure.message);
+  if (!(err instanceof OtplessRequestError)) throw err;
+  if (wantsJson(req)) return sendJson(res, err.status, err);
+  await showFailure(settings, req, res, err.status, err.code, err.message);
 }
 
 function showFailure(

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { OtplessRequestError } from '../errors.js';
+import { OtplessRequestError } from '../errors/index.js';
 import type { CountryCode } from '../contact/phone.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
@@ -94,7 +94,7 @@ export function createLoginRoutes(
   // sign-in page with its message next to the field.
   const onError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
     if (wantsJson(req)) return sendJson(res, err.status, err);
-    if (pages.signIn) return redirectWithError(res, pages.signIn, err.reason, err.field);
+    if (pages.signIn) return redirectWithError(res, pages.signIn, err.code, err.field);
     const values = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
     showSignInPage(setup, paths, choices, req, res, { err, values }).catch(next);
   };
@@ -144,7 +144,7 @@ export function createLoginRoutes(
           // A body too large or not JSON is the caller's: answered as a failed callback is.
           if (!(err instanceof OtplessRequestError)) return next(err);
           if (wantsJson(req)) return sendJson(res, err.status, err);
-          const failure = { status: err.status, code: err.reason, message: err.message };
+          const failure = { status: err.status, code: err.code, message: err.message };
           showErrorPage(setup, paths, req, res, failure).catch(next);
         });
     },

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { OtplessRequestError } from '../errors.js';
+import type { OtplessRequestError } from '../errors/index.js';
 import type { LoginSetup } from '../login/compose.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { errorView, showPage, signInView, waitingView } from '../web/pages.js';

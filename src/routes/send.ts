@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { channels } from '../diagnostics.js';
-import { OtplessRequestError, OtplessSetupError } from '../errors.js';
+import { OtplessRequestError, OtplessSetupError } from '../errors/index.js';
 import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
 import type { LoginSetup } from '../login/compose.js';
@@ -39,7 +39,7 @@ export interface SendOptions {
   channelField?: string;
   /** Where a browser (a form post, not a JSON client) goes once the link is sent, e.g. '/check-inbox'. */
   successRedirect?: string;
-  /** Where a browser goes when sending failed; `?error=<reason>&field=<field>` is added. */
+  /** Where a browser goes when sending failed; `?error=<code>&field=<field>` is added. */
   failureRedirect?: string;
   /** Handle failures yourself instead (render the form again with the message, say). */
   onError?(err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void;
@@ -101,7 +101,7 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
   const respondError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
     if (channels.sendRefused.hasSubscribers) {
       channels.sendRefused.publish({
-        code: err.reason,
+        code: err.code,
         status: err.status,
         ...(err.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.retryAfterSeconds } : {}),
       });
@@ -110,7 +110,7 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
     if (err.retryAfterSeconds !== undefined && !answered(res)) setHeader(res, 'Retry-After', err.retryAfterSeconds);
     if (options.onError) return options.onError(err, req, res, next);
     if (wantsJson(req)) return sendJson(res, err.status, err);
-    if (options.failureRedirect) return redirectWithError(res, options.failureRedirect, err.reason, err.field);
+    if (options.failureRedirect) return redirectWithError(res, options.failureRedirect, err.code, err.field);
     next(err);
   };
 

@@ -1,4 +1,4 @@
-import { isOtplessError, OtplessRequestError, OtplessSetupError } from '../errors.js';
+import { isOtplessError, OtplessRequestError, OtplessSetupError } from '../errors/index.js';
 import { readEmail } from '../contact/email.js';
 import type { EmailProblem } from '../contact/email.js';
 import { readTypedPhone } from '../contact/phone.js';
@@ -156,8 +156,8 @@ export function toSendError(err: unknown, emailField: string, mobileField: strin
 
 /** Which form field an input error is about: the client's field name, or the service's error code. */
 function fieldOf(err: unknown, emailField: string, mobileField: string): string | undefined {
-  if (isOtplessError(err, 'INVALID_INPUT')) {
-    const field = (err as { field?: string }).field;
+  if (isOtplessError(err, 'INVALID_ARGUMENT')) {
+    const { field } = err;
     if (field === 'email') return emailField;
     if (field === 'mobileNumber') return mobileField;
     return undefined;

@@ -1,5 +1,5 @@
 import { maskDestination, channels } from '../diagnostics.js';
-import { isOtplessError, OtplessRequestError } from '../errors.js';
+import { isOtplessError, OtplessRequestError } from '../errors/index.js';
 import { summarizeDevice } from '../flow/device.js';
 import { withFlowParam } from '../flow/handoff.js';
 import type { StoredFlow } from '../flow/handoff.js';
@@ -113,7 +113,7 @@ async function sendTaking(
     });
   } catch (err) {
     // The service answered and refused: nothing was sent. Anything else may hide a delivery.
-    taken.messageMayBeOut = !(isOtplessError(err, 'API_ERROR') || isOtplessError(err, 'INVALID_INPUT'));
+    taken.messageMayBeOut = !(isOtplessError(err, 'API_ERROR') || isOtplessError(err, 'INVALID_ARGUMENT'));
     taken.refusal = err;
     throw toSendError(err, fields.emailField, fields.mobileField, t);
   }

@@ -1,5 +1,5 @@
 import { deriveKey, openJson, sealJson, UNOPENED } from '../crypto.js';
-import { OtplessSetupError } from '../errors.js';
+import { OtplessSetupError } from '../errors/index.js';
 import { rememberAtMost } from '../boundedMemo.js';
 
 /**

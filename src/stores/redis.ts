@@ -1,4 +1,5 @@
-import { OtplessRequestError } from '../errors.js';
+import { OtplessRequestError } from '../errors/index.js';
+import { en } from '../web/messages/en.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import type { FlowStore } from './types.js';
 
@@ -235,13 +236,7 @@ export class RedisFlowStore implements FlowStore {
 /** The error a failed store command ends the request with; the cause keeps the details. */
 export function storeUnavailable(err: unknown): OtplessRequestError {
   const cause = err instanceof Error ? err : new Error(String(err));
-  return new OtplessRequestError(
-    503,
-    'STORE_UNAVAILABLE',
-    'Signing in is not possible right now. Please try again in a moment.',
-    undefined,
-    cause,
-  );
+  return new OtplessRequestError(503, 'STORE_UNAVAILABLE', en['error.service'], undefined, cause);
 }
 
 function text(value: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
-import { OtplessSetupError } from '../errors.js';
+import { OtplessSetupError } from '../errors/index.js';
 import { composeLogin, LOGIN_SETUP } from '../login/compose.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { OtplessSetupError } from '../errors.js';
+import { OtplessSetupError } from '../errors/index.js';
 import { approveOnThisDevice } from '../flow/approve.js';
 import { summarizeDevice } from '../flow/device.js';
 import type { LoginSetup } from '../login/compose.js';

@@ -1,5 +1,7 @@
-import { CLIENT_ERROR_CODES, isOtplessError, OtplessRequestError } from '../errors.js';
-import type { RequestFailureReason } from '../errors.js';
+import { CLIENT_ERROR_CODES } from '../errors/codes.js';
+import type { RequestErrorCode } from '../errors/codes.js';
+import { isOtplessError, OtplessRequestError } from '../errors/index.js';
+import { en } from '../web/messages/en.js';
 import {
   CREDENTIAL_ERROR_CODES,
   EXPIRED_ERROR_CODES,
@@ -11,48 +13,29 @@ import { warnOnce } from './warn.js';
 /**
  * Every way a callback can refuse a login, with the status and a message a person
  * understands. They reach Passport as `fail({ code, message }, status)`, so
- * `failureMessage`/`failureFlash` and custom callbacks see them.
+ * `failureMessage`/`failureFlash` and custom callbacks see them. The English is the
+ * catalogue's `failure.<CODE>` (src/web/messages/en.ts), written there only.
  */
 export const CALLBACK_FAILURES = {
   // The link is incomplete or malformed (cut when copied, say): opening it again may work.
-  INVALID_CODE: {
-    status: 400,
-    message:
-      'This sign-in link is incomplete or not valid. Open the link from your message again, or ask for a new one.',
-  },
+  INVALID_CODE: { status: 400, message: en['failure.INVALID_CODE'] },
   // The service refused the code: invalid, expired or already used. A new link is the way on.
-  CODE_REJECTED: {
-    status: 401,
-    message: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
-  },
+  CODE_REJECTED: { status: 401, message: en['failure.CODE_REJECTED'] },
   // The frontend token was refused, or its authentication is older than maxAuthAgeMs (or carries
   // no time): the person signs in again.
-  TOKEN_REJECTED: { status: 401, message: 'Your sign-in could not be confirmed. Please sign in again.' },
+  TOKEN_REJECTED: { status: 401, message: en['failure.TOKEN_REJECTED'] },
   // The service verified no identity of this login (none marked verified, none we sent to).
-  NO_VERIFIED_IDENTITY: {
-    status: 401,
-    message: 'Your e-mail address or mobile number could not be confirmed. Ask for a new link.',
-  },
+  NO_VERIFIED_IDENTITY: { status: 401, message: en['failure.NO_VERIFIED_IDENTITY'] },
   // The link does not belong to a send of this browser: opened in another browser, already used
   // here (the session is new after a login), bound to another of this browser's sends, or not
   // matched at all. The person asks for a new link in this browser; the operator gets a warning
   // when the service breaks the binding (OTPLESS_BINDING_FAILED).
-  WRONG_BROWSER: {
-    status: 403,
-    message:
-      'This sign-in link cannot be used here: it was already used, or it was opened in another browser than the one where you asked for it. Ask for a new link in this browser.',
-  },
-  CROSS_SITE: { status: 403, message: 'This sign-in request did not come from this site.' },
-  FLOW_PENDING: {
-    status: 409,
-    message: 'The sign-in has not been approved yet. Open the link on your phone and type the number shown here.',
-  },
-  FLOW_DENIED: {
-    status: 403,
-    message: 'This sign-in was cancelled on the other device. Ask for a new link if you want to sign in.',
-  },
-  FLOW_EXPIRED: { status: 401, message: 'This sign-in request has expired or was already used. Ask for a new link.' },
-  USER_REFUSED: { status: 401, message: 'Sign-in was refused.' },
+  WRONG_BROWSER: { status: 403, message: en['failure.WRONG_BROWSER'] },
+  CROSS_SITE: { status: 403, message: en['failure.CROSS_SITE'] },
+  FLOW_PENDING: { status: 409, message: en['failure.FLOW_PENDING'] },
+  FLOW_DENIED: { status: 403, message: en['failure.FLOW_DENIED'] },
+  FLOW_EXPIRED: { status: 401, message: en['failure.FLOW_EXPIRED'] },
+  USER_REFUSED: { status: 401, message: en['failure.USER_REFUSED'] },
 } as const;
 
 export type CallbackFailureCode = keyof typeof CALLBACK_FAILURES;
@@ -147,7 +130,7 @@ export function isRejectedByService(err: unknown): boolean {
  * @example statusForServiceError(err) // 502 for a 401 "Access blocked"
  */
 export function statusForServiceError(err: unknown): number {
-  if (isOtplessError(err, 'INVALID_INPUT')) return 400;
+  if (isOtplessError(err, 'INVALID_ARGUMENT')) return 400;
   if (isOtplessError(err, 'TIMEOUT')) return 504;
   const f = apiFields(err);
   if (f) {
@@ -208,7 +191,8 @@ export function isClientError(err: unknown): boolean {
   return CLIENT_ERROR_CODES.some((code) => isOtplessError(err, code));
 }
 
-const SERVICE_FAILURE_MESSAGE = 'Signing in is not possible right now. Please try again in a moment.';
+// The error page's own words for a service failure, so a JSON client and a page read the same.
+const SERVICE_FAILURE_MESSAGE: string = en['error.service'];
 
 /**
  * Wraps a failed call to the service in the error our route answers with: the status is
@@ -223,11 +207,11 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
     warnOnce(
       'OTPLESS_NOT_SUCCESS',
       `OTPless ${err.endpoint} answered with status "${err.serviceStatus}" instead of SUCCESS; such answers are ` +
-        'refused (502 NOT_SUCCESS). Subscribe to passport-otpless:service:not-success to count them.',
+        'refused (502 SERVICE_NOT_SUCCESS). Subscribe to passport-otpless:service:not-success to count them.',
     );
   }
-  const reason: RequestFailureReason = isOtplessError(err, 'NOT_SUCCESS')
-    ? 'NOT_SUCCESS'
+  const code: RequestErrorCode = isOtplessError(err, 'NOT_SUCCESS')
+    ? 'SERVICE_NOT_SUCCESS'
     : status === 504
       ? 'SERVICE_TIMEOUT'
       : status === 503
@@ -235,7 +219,7 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
         : 'SERVICE_ERROR';
   return new OtplessRequestError(
     status >= 500 ? status : 502,
-    reason,
+    code,
     message,
     undefined,
     err instanceof Error ? err : undefined,

@@ -1,4 +1,4 @@
-import { isOtplessError, OtplessRequestError } from '../errors.js';
+import { isOtplessError, OtplessRequestError } from '../errors/index.js';
 import type { SendLimiter, SendLimitedBy } from '../limits/index.js';
 import { waitInWords } from '../limits/wait.js';
 import { statusForServiceError } from './failures.js';

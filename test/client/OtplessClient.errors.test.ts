@@ -26,7 +26,7 @@ describe('error classes', () => {
 
   it('share one base, with a stable code and a name of their own', () => {
     expect(all.map((e) => [e.name, e.code])).toEqual([
-      ['OtplessInputError', 'INVALID_INPUT'],
+      ['OtplessInputError', 'INVALID_ARGUMENT'],
       ['OtplessApiError', 'API_ERROR'],
       ['OtplessTimeoutError', 'TIMEOUT'],
       ['OtplessNetworkError', 'NETWORK'],
@@ -80,12 +80,14 @@ describe('error classes', () => {
     }
   });
 
-  it('recognises errors of a second copy of the package (where instanceof fails)', async () => {
+  it('recognises errors of a second copy of the package, by instanceof too', async () => {
     vi.resetModules();
-    const copy = await import('../../src/errors.js');
+    const copy = await import('../../src/errors/index.js');
     const foreign = new copy.OtplessTimeoutError('verifyCode', 5);
     expect(copy.OtplessTimeoutError).not.toBe(OtplessTimeoutError);
-    expect(foreign).not.toBeInstanceOf(OtplessError);
+    expect(foreign).toBeInstanceOf(OtplessError);
+    expect(foreign).toBeInstanceOf(OtplessTimeoutError);
+    expect(foreign).not.toBeInstanceOf(OtplessApiError);
     expect(isOtplessError(foreign, 'TIMEOUT')).toBe(true);
     expect(copy.isOtplessError(all[2], 'TIMEOUT')).toBe(true);
   });

@@ -148,7 +148,7 @@ describe('no error ever contains the secret, a code or a token', () => {
 
     const codes = new Set(errors.map(({ err }) => (err as { code?: string }).code));
     expect([...codes].sort()).toEqual(
-      ['API_ERROR', 'BAD_RESPONSE', 'INVALID_INPUT', 'NETWORK', 'TIMEOUT', undefined].sort(),
+      ['API_ERROR', 'BAD_RESPONSE', 'INVALID_ARGUMENT', 'NETWORK', 'TIMEOUT', undefined].sort(),
     );
   });
 

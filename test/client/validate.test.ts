@@ -17,12 +17,12 @@ async function rejectedField(call: () => Promise<unknown>): Promise<string> {
   const connectionsBefore = server.connections();
   const err: unknown = await call().then(
     () => {
-      throw new Error('expected INVALID_INPUT');
+      throw new Error('expected INVALID_ARGUMENT');
     },
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(OtplessInputError);
-  expect(isOtplessError(err, 'INVALID_INPUT')).toBe(true);
+  expect(isOtplessError(err, 'INVALID_ARGUMENT')).toBe(true);
   // Nothing was sent, not even a connection opened.
   expect(server.requests.length).toBe(before);
   expect(server.connections()).toBe(connectionsBefore);

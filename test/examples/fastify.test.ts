@@ -129,7 +129,7 @@ describe('Fastify 5 with @fastify/passport 4 and @fastify/secure-session 8, nati
     const callback = await openLink(browser, linkTo(emulator, 'noplugin@example.com'));
     expect(callback.status).toBe(500);
     expect(callback.json()).toMatchObject({
-      code: 'SETUP_ERROR',
+      code: 'MISSING_RESPONSE',
       message: expect.stringContaining('otplessFastify()'),
     });
     expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: null });
@@ -152,7 +152,7 @@ describe('Fastify 5 with @fastify/passport 4 and @fastify/secure-session 8, nati
     const callback = await openLink(browser, linkTo(emulator, 'nosecret@example.com'));
     expect(callback.status).toBe(500);
     expect(callback.json()).toMatchObject({
-      code: 'SETUP_ERROR',
+      code: 'MISSING_SESSION_SECRET',
       message: expect.stringContaining('otplessFastify({ secret'),
     });
     expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: null });

@@ -212,7 +212,7 @@ async function askRaced(email: string) {
 describe('a decision, as the diagnostics channels tell it', () => {
   it.each([
     ['an approval', 'approve', 'passport-otpless:handoff:approved', {}],
-    ["'This wasn't me'", 'deny', 'passport-otpless:handoff:denied', { reason: 'USER_DENIED' }],
+    ["'This wasn't me'", 'deny', 'passport-otpless:handoff:denied', { code: 'USER_DENIED' }],
   ])('%s: one event, aged from the send to the decision', async (_what, kind, name, extra) => {
     const { phone, callback, match, startedAt } = await askRaced('events-age@example.com');
     expect((await phone.post(callback).send(kind === 'deny' ? { decision: 'deny' } : { match })).status).toBe(200);

@@ -91,7 +91,7 @@ describe.skipIf(!hasRedisServer())('shared state', () => {
     await server.stop();
     const approval = await phone.post(callback).type('form').send({ match: sent.body.match });
     expect(approval.status).toBe(503);
-    expect(approval.body.error.code).toBe('REQUEST_FAILED');
+    expect(approval.body.error.code).toBe('STORE_UNAVAILABLE');
     const another = await h
       .browser()
       .post('/auth/magic-link')

@@ -468,7 +468,7 @@ describe('a store that keeps no new flow', () => {
       // The app's own handling of a refused send (`onError`) gets the error with its cause, for its logs.
       send: {
         onError: (err, _req, _res, next) => {
-          causes.push([err.reason, (err.cause as Error | undefined)?.message]);
+          causes.push([err.code, (err.cause as Error | undefined)?.message]);
           next(err);
         },
       },

@@ -268,12 +268,12 @@ describe('not logged in, misuse and options', () => {
       next();
     });
     app.get('/guarded', requireLowRisk(), (_req, res) => res.json({ ok: true }));
-    app.use((err: Error & { reason?: string }, _q: express.Request, res: express.Response, _n: express.NextFunction) =>
-      res.status(500).json({ reason: err.reason, message: err.message }),
+    app.use((err: Error & { code?: string }, _q: express.Request, res: express.Response, _n: express.NextFunction) =>
+      res.status(500).json({ code: err.code, message: err.message }),
     );
     const res = await supertest(app).get('/guarded');
     expect(res.status).toBe(500);
-    expect(res.body.reason).toBe('MISSING_SESSION');
+    expect(res.body.code).toBe('MISSING_SESSION');
   });
 
   it('names what is missing when the user did not log in through the strategy', async () => {

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../src/client/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { OtplessSetupError } from '../../src/errors.js';
+import { OtplessSetupError } from '../../src/errors/index.js';
 import { MagicLinkStrategy } from '../../src/index.js';
 import { IdentityGuard, OtplessModule } from '../../src/nest/index.js';
 import type { OtplessModuleOptions } from '../../src/nest/index.js';

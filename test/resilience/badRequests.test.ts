@@ -263,7 +263,7 @@ describe('setup errors: 500 by design, with a message naming the fix, and no cal
     expect(res.body.sent).toEqual([{ type: 'EMAIL', channel: 'EMAIL' }]);
   });
 
-  it('a send route without a session is SETUP_ERROR MISSING_SESSION', async () => {
+  it('a send route without a session is the setup error MISSING_SESSION', async () => {
     // The same strategy, mounted on an app with no session middleware at all.
     const app = express();
     app.post('/m', express.json(), h.strategy.send());
@@ -280,7 +280,7 @@ describe('setup errors: 500 by design, with a message naming the fix, and no cal
     const before = counter.total;
     const res = await supertest(app).post('/m').send({ email: 'a@example.com' });
     expect(res.status).toBe(500);
-    expect(res.body.error.code).toBe('SETUP_ERROR');
+    expect(res.body.error.code).toBe('MISSING_SESSION');
     expect(res.body.error.message).toMatch(/needs a session/);
     expect(counter.total).toBe(before);
   });

@@ -295,7 +295,7 @@ describe('a login record altered in the session store no longer counts', () => {
     // With no record at all, a logged-in user never went through the strategy: the setup error.
     const noRecord = how === 'no record';
     expect(res.status).toBe(noRecord ? 500 : 401);
-    expect(res.body.error.code).toBe(noRecord ? 'SETUP_ERROR' : 'UNAUTHENTICATED');
+    expect(res.body.error.code).toBe(noRecord ? 'NO_LOGIN_RECORD' : 'UNAUTHENTICATED');
     // What an app reading the record itself gets, logged in or not.
     expect((await browser.get('/record')).body).toEqual({ record: null });
   });

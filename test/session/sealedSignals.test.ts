@@ -68,11 +68,11 @@ async function cookieApp(
   app.get('/lenient', requireLowRisk({ audit, policy: { vpn: 'allow' } }), (_req, res) => res.json({ ok: true }));
   app.use(
     (
-      err: Error & { status?: number; reason?: string },
+      err: Error & { status?: number; code?: string },
       _q: express.Request,
       res: express.Response,
       _n: express.NextFunction,
-    ) => res.status(err.status ?? 500).json({ error: { reason: err.reason, message: err.message } }),
+    ) => res.status(err.status ?? 500).json({ error: { code: err.code, message: err.message } }),
   );
   const created = {
     url,
@@ -180,7 +180,7 @@ describe('risk signals in a cookie session', () => {
     const browser = new Browser(app.url);
     const callback = await logIn(browser, 'nosecret@example.com', 'clean');
     expect(callback.status).toBe(500);
-    expect(callback.json()).toMatchObject({ error: { reason: 'MISSING_SESSION_SECRET' } });
+    expect(callback.json()).toMatchObject({ error: { code: 'MISSING_SESSION_SECRET' } });
     // The message names every way out: the Fastify plugin, cookie-session's keys, a secret, a server-side session.
     const { message } = callback.json<{ error: { message: string } }>().error;
     expect(message).toContain('keeps the risk signals of a login encrypted in a cookie session, and found no secret');

@@ -75,7 +75,7 @@ describe.skipIf(!hasRedisServer())('a store client still connecting is waited fo
   it('a client that is not connecting (lazyConnect, never connected) is still refused at once', async () => {
     const client = new Redis(server.url, { lazyConnect: true });
     const store = new RedisFlowStore({ client, prefix: 'lazy-connecting:' });
-    await expect(store.create('k', 'v', 10_000)).rejects.toMatchObject({ status: 503, reason: 'STORE_UNAVAILABLE' });
+    await expect(store.create('k', 'v', 10_000)).rejects.toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
     expect(client.listenerCount('ready')).toBe(0);
     client.disconnect();
   });

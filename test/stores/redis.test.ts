@@ -51,8 +51,8 @@ describe('a command that fails', () => {
     });
     const pending = store.get('k').catch((err: unknown) => err);
     await vi.advanceTimersByTimeAsync(2_000);
-    const err = (await pending) as { status: number; reason: string; cause: Error };
-    expect(err).toMatchObject({ status: 503, reason: 'STORE_UNAVAILABLE' });
+    const err = (await pending) as { status: number; code: string; cause: Error };
+    expect(err).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
     expect(err.cause.message).toBe('no answer within 2000 ms');
   });
 
@@ -118,7 +118,7 @@ describe.skipIf(!hasRedisServer())('RedisFlowStore on a redis-server', () => {
     const err = (await store.create('k', 'v', 10_000).catch((e: unknown) => e)) as { cause: Error };
     expect(err).toMatchObject({
       status: 503,
-      reason: 'STORE_UNAVAILABLE',
+      code: 'STORE_UNAVAILABLE',
       message: 'Signing in is not possible right now. Please try again in a moment.',
     });
     expect(err.cause.message).toBe('the Redis client is not connected');
@@ -131,7 +131,7 @@ describe.skipIf(!hasRedisServer())('RedisFlowStore on a redis-server', () => {
   it('refuses a command while the ioredis client has not connected, and it is never sent later', async () => {
     const client = new Redis(server.url, { lazyConnect: true });
     const store = new RedisFlowStore({ client, prefix: 'lazy:' });
-    await expect(store.create('k', 'v', 10_000)).rejects.toMatchObject({ status: 503, reason: 'STORE_UNAVAILABLE' });
+    await expect(store.create('k', 'v', 10_000)).rejects.toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
     await client.connect();
     expect(await store.get('k')).toBeUndefined();
     expect(await reader.get('lazy:k')).toBeNull();

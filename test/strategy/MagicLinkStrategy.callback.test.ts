@@ -116,7 +116,7 @@ describe('service failures', () => {
     h.emulator.fault({ path: '/auth/v1/verify/code', ...fault, times: 1 });
     const res = await browser.get(callback);
     expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe('REQUEST_FAILED');
+    expect(res.body.error.code).toBe(status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR');
     expect(JSON.stringify(res.body)).not.toContain(CLIENT.clientSecret);
     expect((await browser.get('/me')).status).toBe(401);
   });

@@ -1,5 +1,5 @@
 /**
- * A login whose service answer says a state other than SUCCESS is refused with 502 NOT_SUCCESS
+ * A login whose service answer says a state other than SUCCESS is refused with 502 SERVICE_NOT_SUCCESS
  * (the service's fault, never the visitor's), one warning to the operator, and no session:
  * by the link (verify-code), by a frontend token (validate-token) and with secure-info asked.
  */
@@ -17,16 +17,16 @@ beforeAll(() => {
 });
 const warnings = watchWarnings();
 
-/** The route error as an app's JSON error handler shows it: status, reason and the client's code. */
+/** The route error as an app's JSON error handler shows it: status, code and the client's code. */
 function errorBody(app: express.Express): void {
   app.use(
     (
-      err: { status?: number; reason?: string; cause?: { code?: string } },
+      err: { status?: number; code?: string; cause?: { code?: string } },
       _req: express.Request,
       res: express.Response,
       _next: express.NextFunction,
     ) => {
-      res.status(err.status ?? 500).json({ reason: err.reason, cause: err.cause?.code });
+      res.status(err.status ?? 500).json({ code: err.code, cause: err.cause?.code });
     },
   );
 }
@@ -35,9 +35,9 @@ async function app(options: HarnessOptions = {}): Promise<Harness> {
   return pool.harness({ routes: errorBody, ...options });
 }
 
-const REFUSED = { reason: 'NOT_SUCCESS', cause: 'NOT_SUCCESS' };
+const REFUSED = { code: 'SERVICE_NOT_SUCCESS', cause: 'NOT_SUCCESS' };
 
-describe('a state other than SUCCESS fails the login with 502 NOT_SUCCESS', () => {
+describe('a state other than SUCCESS fails the login with 502 SERVICE_NOT_SUCCESS', () => {
   it('by the link: verify-code says NOT_FOUND', async () => {
     const h = await app();
     const browser = h.browser();

@@ -125,7 +125,7 @@ describe('the login suite under each quirk', () => {
     const b = await send(enriched, 'enrich-on@example.com');
     const res = await b.laptop.get(b.callback);
     expect(res.status).toBe(502);
-    expect(res.body.error.code).toBe('REQUEST_FAILED');
+    expect(res.body.error.code).toBe('SERVICE_ERROR');
     expect((await b.laptop.get('/me')).status).toBe(401);
   });
 

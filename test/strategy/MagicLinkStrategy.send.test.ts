@@ -85,7 +85,7 @@ describe('send()', () => {
     expect(h.emulator.outbox().length).toBe(before);
   });
 
-  it('redirects a form post to failureRedirect with the reason and field', async () => {
+  it('redirects a form post to failureRedirect with the code and field', async () => {
     const h = await harness({ send: { successRedirect: '/check-inbox', failureRedirect: '/login' } });
     const res = await h
       .browser()
@@ -136,7 +136,7 @@ describe('send()', () => {
       send: {
         onError: (err, _req, res) => {
           res.statusCode = err.status;
-          res.end(`custom:${err.reason}`);
+          res.end(`custom:${err.code}`);
         },
       },
     });
@@ -266,12 +266,12 @@ describe('send() misuse', () => {
     setup(app, strategy);
     app.use(
       (
-        err: { status?: number; message: string; reason?: string },
+        err: { status?: number; message: string; code?: string },
         _q: express.Request,
         res: express.Response,
         _n: express.NextFunction,
       ) => {
-        res.status(err.status ?? 500).json({ reason: err.reason, message: err.message });
+        res.status(err.status ?? 500).json({ code: err.code, message: err.message });
       },
     );
     return { app, strategy };
@@ -300,7 +300,7 @@ describe('send() misuse', () => {
     });
     const res = await supertest(app).post('/send').send({ email: 'x@example.com' });
     expect(res.status).toBe(500);
-    expect(res.body.reason).toBe('MISSING_SESSION');
+    expect(res.body.code).toBe('MISSING_SESSION');
     expect(res.body.message).toContain('express-session');
     expect(res.body.message).toContain('sessionCompat()');
     await strategy.client.close();
@@ -314,7 +314,7 @@ describe('send() misuse', () => {
     });
     const res = await supertest(app).get('/cb?code=abc');
     expect(res.status).toBe(500);
-    expect(res.body.reason).toBe('MISSING_SESSION');
+    expect(res.body.code).toBe('MISSING_SESSION');
     await strategy.client.close();
   });
 

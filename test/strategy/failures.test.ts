@@ -39,13 +39,13 @@ function mapped(err: unknown) {
     refusal: isRejectedByService(err),
     credentials: isCredentialProblem(err),
     status: statusForServiceError(err),
-    reason: route.reason,
+    code: route.code,
   };
 }
 
-const OPERATOR = { refusal: false, credentials: true, status: 502, reason: 'SERVICE_ERROR' };
-const REFUSAL = { refusal: true, credentials: false, status: 502, reason: 'SERVICE_ERROR' };
-const UNAVAILABLE = { refusal: false, credentials: false, status: 503, reason: 'SERVICE_UNAVAILABLE' };
+const OPERATOR = { refusal: false, credentials: true, status: 502, code: 'SERVICE_ERROR' };
+const REFUSAL = { refusal: true, credentials: false, status: 502, code: 'SERVICE_ERROR' };
+const UNAVAILABLE = { refusal: false, credentials: false, status: 503, code: 'SERVICE_UNAVAILABLE' };
 
 describe('credential problems are the operator’s, never the visitor’s', () => {
   it.each([
@@ -116,7 +116,7 @@ describe('rate limits and outages: 503', () => {
 
   it('a 500: SERVICE_ERROR', async () => {
     const err = await errorFor(500, { message: 'Something went wrong. Please try again!' });
-    expect(mapped(err)).toEqual({ refusal: false, credentials: false, status: 502, reason: 'SERVICE_ERROR' });
+    expect(mapped(err)).toEqual({ refusal: false, credentials: false, status: 502, code: 'SERVICE_ERROR' });
   });
 });
 
@@ -203,7 +203,7 @@ describe('through the strategy: what the visitor gets', () => {
     const res = await browser.get(callback);
     expect(res.status).toBe(status);
     expect(res.body.error).toEqual({
-      code: 'REQUEST_FAILED',
+      code: status === 503 ? 'SERVICE_UNAVAILABLE' : 'SERVICE_ERROR',
       message: 'Signing in is not possible right now. Please try again in a moment.',
     });
     expect(JSON.stringify(res.body)).not.toContain(CLIENT.clientSecret);

@@ -228,7 +228,7 @@ describe('how a refusal is answered', () => {
       send: {
         onError: (err, _req, res) => {
           res.statusCode = err.status;
-          res.end(`${err.reason} ${err.retryAfterSeconds ?? ''} ${err.message}`);
+          res.end(`${err.code} ${err.retryAfterSeconds ?? ''} ${err.message}`);
         },
       },
     });

@@ -10,6 +10,8 @@ const ROOT = [
   'MagicLinkStrategy',
   'MemoryFlowStore',
   'OtplessError',
+  'OtplessRequestError',
+  'OtplessSetupError',
   'RedisFlowStore',
   'SendLimiter',
   'assessRisk',
@@ -36,6 +38,19 @@ const CLIENT = [
   'OtplessInputError',
   'OtplessNetworkError',
   'OtplessResponseError',
+  'OtplessStateError',
+  'OtplessTimeoutError',
+  'isOtplessError',
+];
+
+const ERRORS = [
+  'OtplessApiError',
+  'OtplessError',
+  'OtplessInputError',
+  'OtplessNetworkError',
+  'OtplessRequestError',
+  'OtplessResponseError',
+  'OtplessSetupError',
   'OtplessStateError',
   'OtplessTimeoutError',
   'isOtplessError',
@@ -93,10 +108,74 @@ describe('passport-otpless/client', () => {
     expect(client.OtplessError).toBe(root.OtplessError);
     const err = new client.OtplessInputError('email', 'Enter an e-mail address.');
     expect(err).toBeInstanceOf(root.OtplessError);
-    expect(root.isOtplessError(err, 'INVALID_INPUT')).toBe(true);
+    expect(root.isOtplessError(err, 'INVALID_ARGUMENT')).toBe(true);
     // Class names survive bundling (tsup keepNames): what `console.error(err)` prints.
     expect(err.name).toBe('OtplessInputError');
     expect(client.OtplessInputError.name).toBe('OtplessInputError');
+  });
+});
+
+describe('passport-otpless/errors', () => {
+  it('holds every error class, for import and require, the same classes as the root and /client', async () => {
+    const [esm, root, client] = await Promise.all([
+      import('passport-otpless/errors'),
+      import('passport-otpless'),
+      import('passport-otpless/client'),
+    ]);
+    expect(names(esm)).toEqual(ERRORS);
+    expect(names(require('passport-otpless/errors') as object)).toEqual(ERRORS);
+    expect([esm.OtplessRequestError, esm.OtplessSetupError]).toEqual([
+      root.OtplessRequestError,
+      root.OtplessSetupError,
+    ]);
+    expect(esm.OtplessApiError).toBe(client.OtplessApiError);
+  });
+
+  it('answers instanceof for an error of the other build: the CommonJS copy and the ESM copy are two', async () => {
+    const esm = await import('passport-otpless/errors');
+    const cjs = require('passport-otpless/errors') as typeof esm;
+    expect(cjs.OtplessRequestError).not.toBe(esm.OtplessRequestError);
+    const fromCjs = [
+      new cjs.OtplessInputError('email', 'Enter an e-mail address.'),
+      new cjs.OtplessApiError({ endpoint: 'verifyCode', status: 401 }),
+      new cjs.OtplessTimeoutError('verifyCode', 5),
+      new cjs.OtplessNetworkError('verifyCode', 'unreachable'),
+      new cjs.OtplessResponseError('verifyCode', 200, 'not JSON'),
+      new cjs.OtplessStateError('verifyCode', 200, 'NOT_FOUND'),
+      cjs.OtplessSetupError.missingSession(),
+      new cjs.OtplessRequestError(429, 'RATE_LIMITED', 'Wait a minute.'),
+    ];
+    const classes = [
+      esm.OtplessInputError,
+      esm.OtplessApiError,
+      esm.OtplessTimeoutError,
+      esm.OtplessNetworkError,
+      esm.OtplessResponseError,
+      esm.OtplessStateError,
+      esm.OtplessSetupError,
+      esm.OtplessRequestError,
+    ];
+    // Each error is an instance of its own class of the other copy and of no other class.
+    const matrix = fromCjs.map((err) => classes.map((cls) => err instanceof cls));
+    expect(matrix).toEqual(classes.map((_, i) => classes.map((_, j) => i === j)));
+    for (const err of fromCjs) {
+      expect(err).toBeInstanceOf(esm.OtplessError);
+      expect(esm.isOtplessError(err, err.code)).toBe(true);
+    }
+    // And the other way round.
+    expect(new esm.OtplessTimeoutError('userInfo', 5)).toBeInstanceOf(cjs.OtplessTimeoutError);
+    expect(new esm.OtplessTimeoutError('userInfo', 5)).not.toBeInstanceOf(cjs.OtplessApiError);
+    expect(new Error('x')).not.toBeInstanceOf(esm.OtplessError);
+    expect(Object.assign(new Error('x'), { code: 'TIMEOUT' })).not.toBeInstanceOf(esm.OtplessTimeoutError);
+  });
+
+  it("keeps an app's own subclass to the ordinary prototype check", async () => {
+    const { OtplessRequestError } = await import('passport-otpless/errors');
+    class AppError extends OtplessRequestError {}
+    const plain = new OtplessRequestError(400, 'INVALID_INPUT', 'Check the address.');
+    expect(plain).not.toBeInstanceOf(AppError);
+    expect(new AppError(400, 'INVALID_INPUT', 'Check the address.')).toBeInstanceOf(AppError);
+    expect(new AppError(400, 'INVALID_INPUT', 'Check the address.')).toBeInstanceOf(OtplessRequestError);
   });
 });
 
