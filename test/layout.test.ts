@@ -29,7 +29,8 @@ const TESTED_THROUGH: Record<string, string> = {
   'crypto.ts': 'test/flow/seal.test.ts',
   // The emulator's parts, through its HTTP endpoints and the answers' shapes.
   'emulator/': 'test/emulator/router.shapes.test.ts',
-  'errors.ts': 'test/client/OtplessClient.errors.test.ts',
+  // The error classes: as the client and the routes raise them, and as a consumer imports them.
+  'errors/': 'test/types/errorsConsumer.test.ts',
   'guards/refuse.ts': 'test/guards/requireLowRisk.test.ts',
   'guards/requireIdentity.ts': 'test/guards/requireLowRisk.test.ts',
   // The send limits' counting, windows and options, through SendLimiter.

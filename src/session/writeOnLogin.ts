@@ -67,9 +67,7 @@ function writeRecord(
 
 /**
  * `req.logIn` that runs `write` once the original has logged the user in, and only then: a
- * login that failed (a `serializeUser` error) leaves no record. Returned by a function rather
- * than kept in a named constant: the package is built with esbuild's keepNames, which names
- * such a closure with a `defineProperty` each time it is made, on every login.
+ * login that failed (a `serializeUser` error) leaves no record.
  */
 function wrapLogIn(original: LogIn, write: (opts: { session?: boolean }) => void): LogIn {
   return function (this: unknown, user, options, done) {

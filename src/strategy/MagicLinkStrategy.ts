@@ -135,8 +135,7 @@ export class MagicLinkStrategy extends PassportStrategyBase {
       setHeader(res, 'Referrer-Policy', 'no-referrer');
     }
     // Passport runs each attempt on a copy of the strategy that holds its verbs for this request:
-    // that copy is the attempt's actions (no wrapper closures, which esbuild's keepNames would
-    // name with a defineProperty each, on every login).
+    // that copy is the attempt's actions, so no closure wraps them.
     const attempt = new CallbackAttempt(setup, this.verify, req, this);
     // Passport ignores the return value, so a rejection must become `error` here.
     // Service failures become our 502/503/504; errors of the app's verify pass as they are.

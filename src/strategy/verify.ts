@@ -57,9 +57,7 @@ export function runVerify(
 
 /**
  * The `done` given to verify. A promise settles once, so the first of `done()` and a returned
- * promise wins and any later answer changes nothing. Made by a function returning it rather
- * than a named constant: the package is built with esbuild's keepNames, which names every such
- * closure with a `defineProperty` each time it is created, a cost paid on every login.
+ * promise wins and any later answer changes nothing.
  */
 function settleOnce(resolve: (outcome: VerifyOutcome) => void, reject: (err: unknown) => void): VerifyCallback {
   return (err, user, info) => {
