@@ -5,6 +5,9 @@
  */
 import type { OptionEntry } from '../../src/options/table.js';
 import { CLIENT_OPTIONS } from '../../src/client/options.js';
+import { SEND_LIMITS_OPTIONS } from '../../src/limits/options.js';
+import { MAGIC_LINK_ROUTES_OPTIONS } from '../../src/routes/mount.js';
+import { SEND_OPTIONS } from '../../src/routes/send.js';
 import { STRATEGY_OPTIONS } from '../../src/strategy/optionTable.js';
 
 /** One generated region: which table, in which doc, under which first header cell. */
@@ -19,6 +22,9 @@ export interface OptionDoc {
 /** Every generated option reference, by doc. */
 export const OPTION_DOCS: readonly OptionDoc[] = [
   { id: 'strategy', file: 'docs/strategy.md', table: STRATEGY_OPTIONS, header: 'option' },
+  { id: 'mount', file: 'docs/strategy.md', table: MAGIC_LINK_ROUTES_OPTIONS, header: 'option' },
+  { id: 'send', file: 'docs/strategy.md', table: SEND_OPTIONS, header: 'option' },
+  { id: 'limits', file: 'docs/send-limits.md', table: SEND_LIMITS_OPTIONS, header: '`limits` option' },
   { id: 'client', file: 'docs/client.md', table: CLIENT_OPTIONS, header: 'option' },
 ];
 

@@ -9,13 +9,19 @@ import { checkBotCheck } from '../botCheck/botCheck.js';
 import { optionError } from '../options.js';
 import { intFrom, isBoolean, oneOf, stringWhere } from '../options/checks.js';
 import { checkOptionsArgument } from '../options/table.js';
-import type { CheckedOptions, OptionTable } from '../options/table.js';
+import type { CheckedOptions, OptionCheck, OptionTable } from '../options/table.js';
 import { checkRiskPolicy } from '../risk/policy.js';
 import type { RiskPolicy } from '../risk/index.js';
 import { checkPageOptions } from '../web/pageOptions.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import { COUNTRY_EXPECTED, CROSS_DEVICE_MODES, ENRICHMENTS, PREFIX } from './options.js';
 import type { Enrichment, MagicLinkStrategyOptions } from './options.js';
+
+/** A country code in which numbers typed without `+` are read (the strategy's, `send()`'s). */
+export const countryCode: OptionCheck<CountryCode | undefined> = (value, owner, name) => {
+  if (value !== undefined && !isCountryCode(value)) throw optionError(owner, name, COUNTRY_EXPECTED);
+  return value;
+};
 
 /** Every option of `MagicLinkStrategy`, in the order of its docs. */
 export const STRATEGY_OPTIONS = {
@@ -119,10 +125,7 @@ export const STRATEGY_OPTIONS = {
     doc: "`'WHATSAPP'` or `'SMS'`: how a link to a mobile number travels",
   },
   defaultCountry: {
-    check: (value, owner, name): CountryCode | undefined => {
-      if (value !== undefined && !isCountryCode(value)) throw optionError(owner, name, COUNTRY_EXPECTED);
-      return value;
-    },
+    check: countryCode,
     defaultDoc: 'none',
     doc: "ISO 3166-1 alpha-2 code (`'US'`, `'IN'`): numbers typed without `+` are read as dialled in this country (its international and trunk prefixes); without it they are refused with a message asking for the country code (see [Phone numbers](#phone-numbers-defaultcountry))",
   },
