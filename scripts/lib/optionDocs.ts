@@ -4,6 +4,7 @@
  * `npm run docs:options` rewrites them; test/options/docs.test.ts fails when they differ.
  */
 import type { OptionEntry } from '../../src/options/table.js';
+import { BOT_CHECK_OPTIONS } from '../../src/botCheck/botCheck.js';
 import { CLIENT_OPTIONS } from '../../src/client/options.js';
 import { SEND_LIMITS_OPTIONS } from '../../src/limits/options.js';
 import { MAGIC_LINK_ROUTES_OPTIONS } from '../../src/routes/mount.js';
@@ -25,6 +26,7 @@ export const OPTION_DOCS: readonly OptionDoc[] = [
   { id: 'mount', file: 'docs/strategy.md', table: MAGIC_LINK_ROUTES_OPTIONS, header: 'option' },
   { id: 'send', file: 'docs/strategy.md', table: SEND_OPTIONS, header: 'option' },
   { id: 'limits', file: 'docs/send-limits.md', table: SEND_LIMITS_OPTIONS, header: '`limits` option' },
+  { id: 'botCheck', file: 'docs/send-limits.md', table: BOT_CHECK_OPTIONS, header: '`botCheck()` option' },
   { id: 'client', file: 'docs/client.md', table: CLIENT_OPTIONS, header: 'option' },
 ];
 
