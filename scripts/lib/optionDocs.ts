@@ -6,6 +6,7 @@
 import type { OptionEntry } from '../../src/options/table.js';
 import { BOT_CHECK_OPTIONS } from '../../src/botCheck/botCheck.js';
 import { CLIENT_OPTIONS } from '../../src/client/options.js';
+import { REQUIRE_LOW_RISK_OPTIONS } from '../../src/guards/requireLowRisk.js';
 import { SEND_LIMITS_OPTIONS } from '../../src/limits/options.js';
 import { MAGIC_LINK_ROUTES_OPTIONS } from '../../src/routes/mount.js';
 import { SEND_OPTIONS } from '../../src/routes/send.js';
@@ -27,6 +28,7 @@ export const OPTION_DOCS: readonly OptionDoc[] = [
   { id: 'send', file: 'docs/strategy.md', table: SEND_OPTIONS, header: 'option' },
   { id: 'limits', file: 'docs/send-limits.md', table: SEND_LIMITS_OPTIONS, header: '`limits` option' },
   { id: 'botCheck', file: 'docs/send-limits.md', table: BOT_CHECK_OPTIONS, header: '`botCheck()` option' },
+  { id: 'requireLowRisk', file: 'docs/risk-guards.md', table: REQUIRE_LOW_RISK_OPTIONS, header: 'options' },
   { id: 'client', file: 'docs/client.md', table: CLIENT_OPTIONS, header: 'option' },
 ];
 

@@ -38,8 +38,8 @@ interface PassportRequest {
 export const GUARD_OPTIONS = {
   loginUrl: {
     check: stringWhere(isSafeLocalPath, "a path on this site, such as '/login'"),
-    defaultDoc: 'none: 401',
-    doc: 'where a browser asking for HTML goes when not logged in; JSON clients get 401',
+    defaultDoc: 'none',
+    doc: 'a browser that is not logged in is sent here (303); JSON clients get 401',
   },
 } satisfies OptionTable<GuardOptions>;
 

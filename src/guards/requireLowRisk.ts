@@ -280,17 +280,20 @@ const MS = 'a number of milliseconds, 0 or more';
 
 /** Every option of `requireLowRisk()`: its check and one-line doc (defaults are applied where used). */
 export const REQUIRE_LOW_RISK_OPTIONS = {
-  ...GUARD_OPTIONS,
   policy: {
     check: (value, owner, name) => {
       if (value !== undefined) checkRiskPolicy(value as RiskPolicy | null, owner, name);
       return value as RiskPolicy | undefined;
     },
-    defaultDoc: "the strategy's `riskPolicy` at login",
-    doc: 'the policy the guard re-assesses the stored signals under',
+    defaultDoc: '`DEFAULT_RISK_POLICY`',
+    doc: 'the policy this route judges by',
   },
-  maxAgeMs: { check: (value, owner, name) => millis(value, owner, name), doc: 'signals older than this are stale' },
-  staleAction: { check: oneOf(RISK_ACTIONS), defaultDoc: "`'challenge'`", doc: 'what stale signals that cannot be refetched ask for' },
+  maxAgeMs: { check: millis, defaultDoc: 'none', doc: 'signals older than this are stale' },
+  staleAction: {
+    check: oneOf(RISK_ACTIONS),
+    defaultDoc: "`'challenge'`",
+    doc: 'what stale signals ask for when they cannot be refetched',
+  },
   client: {
     check: (value, owner, name) => {
       const client = value as OtplessClient | null | undefined;
@@ -300,15 +303,37 @@ export const REQUIRE_LOW_RISK_OPTIONS = {
       return client;
     },
     defaultDoc: 'none',
-    doc: 'refetches stale signals through it',
+    doc: "refetch stale signals through secure-info; only with a server-side session (express-session), which is where the login's token is kept. Concurrent refetches of one session make one call",
   },
-  refetchBackoffMs: { check: (value, owner, name) => millis(value, owner, name), doc: 'wait after a failed refetch' },
-  onChallenge: { check: isFunction<RequireLowRiskOptions['onChallenge']>(), defaultDoc: '403', doc: 'handle a `challenge`' },
-  onBlock: { check: isFunction<RequireLowRiskOptions['onBlock']>(), defaultDoc: '403', doc: 'handle a `block`' },
-  observeOnly: { check: isBoolean, defaultDoc: '`false`', doc: 'assess and report, never refuse' },
-  audit: { check: isFunction<RequireLowRiskOptions['audit']>(), defaultDoc: 'none', doc: 'called with each verdict' },
+  refetchBackoffMs: {
+    check: millis,
+    defaultDoc: '`30000`',
+    doc: 'after a refetch failed, that session makes no new call for this long and gets `staleAction` meanwhile (an outage upstream costs one call per session, not one per request)',
+  },
+  onChallenge: {
+    check: isFunction<RequireLowRiskOptions['onChallenge']>(),
+    defaultDoc: '403',
+    doc: '`(req, res, next, verdict)`: step up, or your own page',
+  },
+  onBlock: {
+    check: isFunction<RequireLowRiskOptions['onBlock']>(),
+    defaultDoc: '403',
+    doc: '`(req, res, next, verdict)`: your own page',
+  },
+  observeOnly: {
+    check: isBoolean,
+    defaultDoc: '`false`',
+    doc: 'let every request through, but still decide, set `req.risk` and call `audit` (to roll a policy out)',
+  },
+  audit: {
+    check: isFunction<RequireLowRiskOptions['audit']>(),
+    defaultDoc: 'none',
+    doc: '`(event)` for every decision: `userId`, `route`, `action`, `reasons`, `stale`, `refreshed`, `observeOnly`, `at`; never a token. An exception in it is passed to `next`',
+  },
+  ...GUARD_OPTIONS,
 } satisfies OptionTable<RequireLowRiskOptions>;
 
+/** A number of milliseconds, 0 or more. */
 function millis(value: unknown, owner: string, name: string): number | undefined {
   if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
     throw optionError(owner, name, MS);
