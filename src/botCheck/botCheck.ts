@@ -118,7 +118,7 @@ export const BOT_CHECK_OPTIONS = {
       return timeoutMs as number;
     },
     default: 5000,
-    doc: 'the verifying call\'s limit, in ms; past it, the send is refused (503 `BOT_CHECK_UNAVAILABLE`)',
+    doc: "the verifying call's limit, in ms; past it, the send is refused (503 `BOT_CHECK_UNAVAILABLE`)",
   },
   verifyUrl: {
     check: (value, owner, name) => {
@@ -127,7 +127,7 @@ export const BOT_CHECK_OPTIONS = {
       return value as string;
     },
     defaultDoc: "the provider's own",
-    doc: "the verifying endpoint: a local stand-in of `siteverify` in tests",
+    doc: 'the verifying endpoint: a local stand-in of `siteverify` in tests',
   },
   minScore: {
     check: (value, owner, name) => {

@@ -187,7 +187,12 @@ export class RedisFlowStore implements FlowStore {
   readonly #prefix: string;
 
   constructor(options: RedisFlowStoreOptions) {
-    const { client: redis, prefix } = checkOptionsArgument(REDIS_FLOW_STORE_OPTIONS, OWNER, options, 'an object with client');
+    const { client: redis, prefix } = checkOptionsArgument(
+      REDIS_FLOW_STORE_OPTIONS,
+      OWNER,
+      options,
+      'an object with client',
+    );
     this.#redis = redis;
     this.#prefix = prefix;
   }

@@ -135,7 +135,8 @@ export const STRATEGY_OPTIONS = {
     doc: 'accept addresses with non-ASCII letters (`josé@bücher.example`); see [E-mail addresses](#e-mail-addresses-allowinternationalemail)',
   },
   limits: {
-    defaultDoc: "5 per destination and client IP (15 per destination in all) and 20 per IP, per 15 minutes; in `store`'s Redis if given, else in memory",
+    defaultDoc:
+      "5 per destination and client IP (15 per destination in all) and 20 per IP, per 15 minutes; in `store`'s Redis if given, else in memory",
     doc: 'send limits: `false`, options (`perDestination`, `perIp`, `redis`, `prefix`, `secret`, `maxCounts`) or a `SendLimiter`; see [Send limits](send-limits.md)',
   },
   pages: {

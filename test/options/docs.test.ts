@@ -47,6 +47,8 @@ describe('the docs option references and the option tables agree', () => {
 
   it('refuses a doc without the markers of its region', () => {
     const doc = OPTION_DOCS[0]!;
-    expect(() => withOptionTable('# No table here\n', doc)).toThrow(`${doc.file} has no <!-- options:${doc.id} --> region`);
+    expect(() => withOptionTable('# No table here\n', doc)).toThrow(
+      `${doc.file} has no <!-- options:${doc.id} --> region`,
+    );
   });
 });
