@@ -54,8 +54,17 @@ export const CLIENT_OPTIONS = {
     defaultDoc: 'required',
     doc: 'the client secret; it never appears in an error, message or log line',
   },
-  authUrl: { check: baseUrl, default: DEFAULT_AUTH_URL, doc: 'the auth host' },
-  userAuthUrl: { check: baseUrl, default: DEFAULT_USER_AUTH_URL, doc: 'the user-auth host' },
+  // `null` is the default too, as it has always been.
+  authUrl: {
+    check: (value, owner, name) => baseUrl(value ?? DEFAULT_AUTH_URL, owner, name),
+    default: DEFAULT_AUTH_URL,
+    doc: 'the auth host',
+  },
+  userAuthUrl: {
+    check: (value, owner, name) => baseUrl(value ?? DEFAULT_USER_AUTH_URL, owner, name),
+    default: DEFAULT_USER_AUTH_URL,
+    doc: 'the user-auth host',
+  },
   timeoutMs: { check: intFrom(1, MAX_TIMEOUT_MS), default: 10_000, doc: 'the whole call, body included' },
   maxResponseBytes: {
     check: intFrom(1, 2 ** 31 - 1),

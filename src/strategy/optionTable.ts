@@ -64,7 +64,9 @@ export const STRATEGY_OPTIONS = {
     doc: `link lifetime in seconds, ${EXPIRY_MIN_SECONDS} to ${EXPIRY_MAX_SECONDS}`,
   },
   enrich: {
-    check: (value, owner, name): ReadonlySet<Enrichment> => {
+    // `null` is none too, as it has always been.
+    check: (given, owner, name): ReadonlySet<Enrichment> => {
+      const value: unknown = given ?? [];
       if (!Array.isArray(value) || value.some((e) => !(ENRICHMENTS as readonly unknown[]).includes(e))) {
         throw optionError(owner, name, `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
       }
