@@ -1,4 +1,6 @@
-import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { optionError } from '../options.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 import { verifyChallenge } from './siteverify.js';
 
 /** The challenge services the package knows: each verifies a widget's token with the app's secret. */
@@ -81,6 +83,65 @@ const PROVIDERS: Record<
 
 const OWNER = 'botCheck()';
 
+/** Every option of `botCheck()`: its check, default and line in docs/send-limits.md. */
+export const BOT_CHECK_OPTIONS = {
+  provider: {
+    check: (value, owner, name) => {
+      if (typeof value !== 'string' || !Object.hasOwn(PROVIDERS, value)) {
+        throw optionError(owner, name, "'turnstile', 'hcaptcha' or 'recaptcha'");
+      }
+      return value as BotCheckProvider;
+    },
+    defaultDoc: 'required',
+    doc: "`'turnstile'` (Cloudflare), `'hcaptcha'` or `'recaptcha'`",
+  },
+  secret: {
+    check: nonEmptyString,
+    defaultDoc: 'required',
+    doc: "the provider's secret key: it stays on the server, in the verifying call's body",
+  },
+  siteKey: {
+    check: (value, owner, name) => {
+      const siteKey = nonEmptyString(value, owner, name);
+      if (!/^[\w.-]+$/.test(siteKey)) throw optionError(owner, name, 'a site key: letters, digits, - _ .');
+      return siteKey;
+    },
+    defaultDoc: 'required',
+    doc: "the provider's site key, for the widget on the sign-in page",
+  },
+  timeoutMs: {
+    check: (value, owner, name) => {
+      const timeoutMs = value ?? 5000;
+      if (!Number.isInteger(timeoutMs) || (timeoutMs as number) < 100 || (timeoutMs as number) > 60_000) {
+        throw optionError(owner, name, 'an integer of ms from 100 to 60000');
+      }
+      return timeoutMs as number;
+    },
+    default: 5000,
+    doc: "the verifying call's limit, in ms; past it, the send is refused (503 `BOT_CHECK_UNAVAILABLE`)",
+  },
+  verifyUrl: {
+    check: (value, owner, name) => {
+      if (value === undefined || value === null) return undefined;
+      if (!/^https?:\/\//.test(String(value))) throw optionError(owner, name, 'an absolute http(s) URL');
+      return value as string;
+    },
+    defaultDoc: "the provider's own",
+    doc: 'the verifying endpoint: a local stand-in of `siteverify` in tests',
+  },
+  minScore: {
+    check: (value, owner, name) => {
+      const minScore = value ?? 0.5;
+      if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) {
+        throw optionError(owner, name, 'a number from 0 to 1');
+      }
+      return minScore;
+    },
+    default: 0.5,
+    doc: 'reCAPTCHA v3 only: the lowest score that passes (0..1)',
+  },
+} satisfies OptionTable<BotCheckOptions>;
+
 /**
  * A bot check through Cloudflare Turnstile, hCaptcha or reCAPTCHA: the strategy's `botCheck`
  * option. The send verifies the widget's token with your secret (with a timeout, failing
@@ -91,27 +152,11 @@ const OWNER = 'botCheck()';
  * new MagicLinkStrategy({ ..., botCheck: botCheck({ provider: 'turnstile', secret: process.env.TURNSTILE_SECRET, siteKey: '0x4AAA...' }) }, verify);
  */
 export function botCheck(given: BotCheckOptions): BotCheck {
-  // Own keys only: a polluted Object.prototype is no option.
-  const options = optionsObject<BotCheckOptions>(OWNER, given, 'an object with provider, secret and siteKey');
-  refuseUnknownOptions(OWNER, options, ['provider', 'secret', 'siteKey', 'timeoutMs', 'verifyUrl', 'minScore']);
-  if (typeof options.provider !== 'string' || !Object.hasOwn(PROVIDERS, options.provider)) {
-    throw optionError(OWNER, 'provider', "'turnstile', 'hcaptcha' or 'recaptcha'");
-  }
+  // Own keys only (a polluted Object.prototype is no option); a misspelt one is refused.
+  const options = checkOptionsArgument(BOT_CHECK_OPTIONS, OWNER, given, 'an object with provider, secret and siteKey');
   const provider = PROVIDERS[options.provider];
-  for (const key of ['secret', 'siteKey'] as const) {
-    if (typeof options[key] !== 'string' || options[key] === '') throw optionError(OWNER, key, 'a non-empty string');
-  }
-  if (!/^[\w.-]+$/.test(options.siteKey)) throw optionError(OWNER, 'siteKey', 'a site key: letters, digits, - _ .');
-  const timeoutMs = options.timeoutMs ?? 5000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) {
-    throw optionError(OWNER, 'timeoutMs', 'an integer of ms from 100 to 60000');
-  }
+  const { timeoutMs, minScore } = options;
   const verifyUrl = options.verifyUrl ?? provider.verifyUrl;
-  if (!/^https?:\/\//.test(verifyUrl)) throw optionError(OWNER, 'verifyUrl', 'an absolute http(s) URL');
-  const minScore = options.minScore ?? 0.5;
-  if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) {
-    throw optionError(OWNER, 'minScore', 'a number from 0 to 1');
-  }
   const { secret, siteKey } = options;
   return {
     field: provider.field,
@@ -135,4 +180,10 @@ export function checkBotCheck(owner: string, value: unknown): BotCheck | undefin
     throw optionError(owner, 'botCheck', "a BotCheck, such as botCheck({ provider: 'turnstile', secret, siteKey })");
   }
   return Object.freeze({ ...check } as BotCheck);
+}
+
+/** A required non-empty string. */
+function nonEmptyString(value: unknown, owner: string, name: string): string {
+  if (typeof value !== 'string' || value === '') throw optionError(owner, name, 'a non-empty string');
+  return value;
 }

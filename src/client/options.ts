@@ -1,5 +1,8 @@
 import { DEFAULT_AUTH_URL, DEFAULT_USER_AUTH_URL } from '../wire/endpoints.js';
-import { intOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { optionError } from '../options.js';
+import { intFrom } from '../options/checks.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 
 /** Options of `new OtplessClient(...)`. */
 export interface OtplessClientOptions {
@@ -38,56 +41,68 @@ export interface ResolvedOptions {
 }
 
 const OWNER = 'OtplessClient';
-/** Every option, by name: a key not here is a typo. */
-const OPTION_NAMES = Object.keys({
-  clientId: true,
-  clientSecret: true,
-  authUrl: true,
-  userAuthUrl: true,
-  timeoutMs: true,
-  maxResponseBytes: true,
-  connections: true,
-} satisfies Record<keyof OtplessClientOptions, true>);
-const DEFAULT_TIMEOUT_MS = 10_000;
-const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
-const DEFAULT_CONNECTIONS = 64;
 /** setTimeout's ceiling; a longer delay fires at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 /** Credentials travel in headers: visible ASCII only, so no header injection and no undici error echoing them. */
 const CREDENTIAL = /^[\x21-\x7e]{1,4096}$/;
+
+/** Every option of `OtplessClient`: its check, default and line in docs/client.md. */
+export const CLIENT_OPTIONS = {
+  clientId: { check: credential, defaultDoc: 'required', doc: 'the client id from the OTPless dashboard' },
+  clientSecret: {
+    check: credential,
+    defaultDoc: 'required',
+    doc: 'the client secret; it never appears in an error, message or log line',
+  },
+  // `null` is the default too, as it has always been.
+  authUrl: {
+    check: (value, owner, name) => baseUrl(value ?? DEFAULT_AUTH_URL, owner, name),
+    default: DEFAULT_AUTH_URL,
+    doc: 'the auth host',
+  },
+  userAuthUrl: {
+    check: (value, owner, name) => baseUrl(value ?? DEFAULT_USER_AUTH_URL, owner, name),
+    default: DEFAULT_USER_AUTH_URL,
+    doc: 'the user-auth host',
+  },
+  timeoutMs: { check: intFrom(1, MAX_TIMEOUT_MS), default: 10_000, doc: 'the whole call, body included' },
+  maxResponseBytes: {
+    check: intFrom(1, 2 ** 31 - 1),
+    default: 1024 * 1024,
+    defaultDoc: '1 MiB',
+    doc: 'a larger answer is `BAD_RESPONSE`, read no further',
+  },
+  connections: { check: intFrom(1, 4096), default: 64, doc: 'keep-alive connections per host' },
+} satisfies OptionTable<OtplessClientOptions>;
 
 /**
  * Checks every option and fills in defaults. Throws a `TypeError` naming the bad option; the
  * message never repeats a value (it could be the secret).
  */
 export function resolveOptions(given: OtplessClientOptions): ResolvedOptions {
-  // Own keys only: an entry on a polluted Object.prototype is never an option.
-  const options = optionsObject<OtplessClientOptions>(OWNER, given, 'an object with clientId and clientSecret');
-  refuseUnknownOptions(OWNER, options, OPTION_NAMES);
-  return {
-    clientId: credential(options.clientId, 'clientId'),
-    clientSecret: credential(options.clientSecret, 'clientSecret'),
-    auth: baseUrl(options.authUrl ?? DEFAULT_AUTH_URL, 'authUrl'),
-    userAuth: baseUrl(options.userAuthUrl ?? DEFAULT_USER_AUTH_URL, 'userAuthUrl'),
-    timeoutMs: intOption(OWNER, options, 'timeoutMs', 1, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
-    maxResponseBytes: intOption(OWNER, options, 'maxResponseBytes', 1, 2 ** 31 - 1) ?? DEFAULT_MAX_RESPONSE_BYTES,
-    connections: intOption(OWNER, options, 'connections', 1, 4096) ?? DEFAULT_CONNECTIONS,
-  };
+  // Own keys only (a polluted Object.prototype is no option); a misspelt one is refused.
+  const { authUrl, userAuthUrl, ...rest } = checkOptionsArgument(
+    CLIENT_OPTIONS,
+    OWNER,
+    given,
+    'an object with clientId and clientSecret',
+  );
+  return { ...rest, auth: authUrl, userAuth: userAuthUrl };
 }
 
-function credential(value: unknown, name: string): string {
+function credential(value: unknown, owner: string, name: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw optionError(OWNER, name, 'the non-empty string from the OTPless dashboard (it is required)');
+    throw optionError(owner, name, 'the non-empty string from the OTPless dashboard (it is required)');
   }
   if (!CREDENTIAL.test(value)) {
-    throw optionError(OWNER, name, 'printable ASCII without spaces, at most 4096 characters');
+    throw optionError(owner, name, 'printable ASCII without spaces, at most 4096 characters');
   }
   return value;
 }
 
-function baseUrl(value: unknown, name: string): BaseUrl {
+function baseUrl(value: unknown, owner: string, name: string): BaseUrl {
   const problem = optionError(
-    OWNER,
+    owner,
     name,
     'an absolute http(s) URL without credentials, query or fragment, such as https://auth.otpless.app',
   );

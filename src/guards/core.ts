@@ -10,7 +10,9 @@ import type { RiskVerdict } from '../risk/index.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { OtplessSetupError } from '../errors/index.js';
 import { refuse } from './refuse.js';
-import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { stringWhere } from '../options/checks.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { CheckedOptions, OptionTable } from '../options/table.js';
 
 /** Options every guard takes. */
 export interface GuardOptions {
@@ -39,27 +41,26 @@ interface PassportRequest {
   isAuthenticated?: () => boolean;
 }
 
-/** The options every guard takes, by name. */
-export const GUARD_OPTION_NAMES = Object.keys({ loginUrl: true } satisfies Record<keyof GuardOptions, true>);
+/** The options every guard takes: a guard's own table spreads these into it. */
+export const GUARD_OPTIONS = {
+  loginUrl: {
+    check: stringWhere(isSafeLocalPath, "a path on this site, such as '/login'"),
+    defaultDoc: 'none',
+    doc: 'a browser that is not logged in is sent here (303); JSON clients get 401',
+  },
+} satisfies OptionTable<GuardOptions>;
 
 /**
- * Checks the options all guards share, and that no key is unknown (`known`: every option of
- * this guard); throws a TypeError naming the bad one.
+ * Checks a guard's options against its table (`GUARD_OPTIONS`, or its own with those spread in);
+ * an unknown key or a bad value throws a TypeError naming it.
  */
-export function checkGuardOptions(
+export function checkGuardOptions<T extends OptionTable<GuardOptions>>(
   guard: string,
   options: unknown,
-  known: readonly string[] = GUARD_OPTION_NAMES,
-): GuardOptions {
+  table: T,
+): CheckedOptions<T> {
   // Own keys only (no prototype): a polluted Object.prototype.loginUrl is no option.
-  if (options === undefined) return Object.create(null) as GuardOptions;
-  const own = optionsObject<GuardOptions>(`${guard}()`, options, 'an object');
-  const { loginUrl } = own;
-  refuseUnknownOptions(`${guard}()`, own, known);
-  if (loginUrl !== undefined && !isSafeLocalPath(loginUrl)) {
-    throw optionError(`${guard}()`, 'loginUrl', "a path on this site, such as '/login'");
-  }
-  return own;
+  return checkOptionsArgument(table, `${guard}()`, options === undefined ? {} : options, 'an object');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IdentityType } from '../wire/types.js';
-import { checkGuardOptions, createGuard } from './core.js';
+import { checkGuardOptions, createGuard, GUARD_OPTIONS } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
 import { refuse } from './refuse.js';
 
@@ -15,7 +15,7 @@ const TYPES: readonly IdentityType[] = ['MOBILE', 'EMAIL'];
  */
 export function requireIdentity(type: IdentityType, options?: GuardOptions): GuardMiddleware {
   if (!TYPES.includes(type)) throw new TypeError(`${GUARD}(): the type must be 'MOBILE' or 'EMAIL'`);
-  const opts = checkGuardOptions(GUARD, options);
+  const opts = checkGuardOptions(GUARD, options, GUARD_OPTIONS);
   return createGuard(GUARD, opts, (req, res, next, record) => {
     if (record.verified.includes(type)) return next();
     refuse(req, res, 'IDENTITY_REQUIRED', opts.loginUrl);

@@ -4,13 +4,15 @@ import { channels } from '../diagnostics.js';
 import type { OtplessClient } from '../client/index.js';
 import { assessRisk, compactSignals, RISK_ACTIONS, strictestAction, validateRiskPolicy } from '../risk/index.js';
 import { checkRiskPolicy } from '../risk/policy.js';
-import { boolOption, functionOption, oneOfOption, optionError } from '../options.js';
+import { optionError } from '../options.js';
+import { isBoolean, isFunction, oneOf } from '../options/checks.js';
+import type { OptionTable } from '../options/table.js';
 import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { writeLoginRisk } from '../session/loginRecord.js';
 import { rememberAtMost } from '../boundedMemo.js';
 import type { LoginRecord, LoginRiskRecord } from '../session/loginRecord.js';
-import { checkGuardOptions, createGuard } from './core.js';
+import { checkGuardOptions, createGuard, GUARD_OPTIONS } from './core.js';
 import type { GuardMiddleware, GuardOptions } from './core.js';
 import { refuse } from './refuse.js';
 
@@ -286,39 +288,73 @@ function refetch(client: OtplessClient, token: string, now: number, backoffMs: n
   return call;
 }
 
-/** Every option of requireLowRisk(), by name: a key not here is a typo. */
-const OPTION_NAMES = Object.keys({
-  loginUrl: true,
-  policy: true,
-  maxAgeMs: true,
-  staleAction: true,
-  client: true,
-  refetchBackoffMs: true,
-  onChallenge: true,
-  onBlock: true,
-  observeOnly: true,
-  audit: true,
-} satisfies Record<keyof RequireLowRiskOptions, true>);
+const MS = 'a number of milliseconds, 0 or more';
+
+/** Every option of `requireLowRisk()`: its check and one-line doc (defaults are applied where used). */
+export const REQUIRE_LOW_RISK_OPTIONS = {
+  policy: {
+    check: (value, owner, name) => {
+      if (value !== undefined) checkRiskPolicy(value as RiskPolicy | null, owner, name);
+      return value as RiskPolicy | undefined;
+    },
+    defaultDoc: '`DEFAULT_RISK_POLICY`',
+    doc: 'the policy this route judges by',
+  },
+  maxAgeMs: { check: millis, defaultDoc: 'none', doc: 'signals older than this are stale' },
+  staleAction: {
+    check: oneOf(RISK_ACTIONS),
+    defaultDoc: "`'challenge'`",
+    doc: 'what stale signals ask for when they cannot be refetched',
+  },
+  client: {
+    check: (value, owner, name) => {
+      const client = value as OtplessClient | null | undefined;
+      if (client !== undefined && (typeof client !== 'object' || typeof client?.getSecureInfo !== 'function')) {
+        throw optionError(owner, name, 'an OtplessClient (pass strategy.client)');
+      }
+      return client;
+    },
+    defaultDoc: 'none',
+    doc: "refetch stale signals through secure-info; only with a server-side session (express-session), which is where the login's token is kept. Concurrent refetches of one session make one call",
+  },
+  refetchBackoffMs: {
+    check: millis,
+    defaultDoc: '`30000`',
+    doc: 'after a refetch failed, that session makes no new call for this long and gets `staleAction` meanwhile (an outage upstream costs one call per session, not one per request)',
+  },
+  onChallenge: {
+    check: isFunction<RequireLowRiskOptions['onChallenge']>(),
+    defaultDoc: '403',
+    doc: '`(req, res, next, verdict)`: step up, or your own page',
+  },
+  onBlock: {
+    check: isFunction<RequireLowRiskOptions['onBlock']>(),
+    defaultDoc: '403',
+    doc: '`(req, res, next, verdict)`: your own page',
+  },
+  observeOnly: {
+    check: isBoolean,
+    defaultDoc: '`false`',
+    doc: 'let every request through, but still decide, set `req.risk` and call `audit` (to roll a policy out)',
+  },
+  audit: {
+    check: isFunction<RequireLowRiskOptions['audit']>(),
+    defaultDoc: 'none',
+    doc: '`(event)` for every decision: `userId`, `route`, `action`, `reasons`, `stale`, `refreshed`, `observeOnly`, `at`; never a token. An exception in it is passed to `next`',
+  },
+  ...GUARD_OPTIONS,
+} satisfies OptionTable<RequireLowRiskOptions>;
+
+/** A number of milliseconds, 0 or more. */
+function millis(value: unknown, owner: string, name: string): number | undefined {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+    throw optionError(owner, name, MS);
+  }
+  return value;
+}
 
 function checkOptions(options: RequireLowRiskOptions | undefined): RequireLowRiskOptions {
-  const opts = checkGuardOptions(GUARD, options, OPTION_NAMES) as RequireLowRiskOptions;
-  const { client } = opts;
-  for (const key of ['maxAgeMs', 'refetchBackoffMs'] as const) {
-    const value: unknown = opts[key];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
-      throw optionError(OWNER, key, 'a number of milliseconds, 0 or more');
-    }
-  }
-  oneOfOption(OWNER, opts, 'staleAction', RISK_ACTIONS);
-  for (const key of ['onChallenge', 'onBlock', 'audit'] as const) functionOption(OWNER, opts, key);
-  boolOption(OWNER, opts, 'observeOnly');
-  if (client !== undefined && (typeof client !== 'object' || typeof client?.getSecureInfo !== 'function')) {
-    throw optionError(OWNER, 'client', 'an OtplessClient (pass strategy.client)');
-  }
-  if (opts.policy !== undefined) {
-    checkRiskPolicy(opts.policy, OWNER, 'policy');
-  }
-  return opts;
+  return checkGuardOptions(GUARD, options, REQUIRE_LOW_RISK_OPTIONS);
 }
 
 function routeOf(req: HttpRequest): string {

@@ -1,4 +1,7 @@
-import { intOption, optionError, ownOptions, unknownOptionError } from '../options.js';
+import { optionError, ownOptions } from '../options.js';
+import { intFrom, stringWhere } from '../options/checks.js';
+import { checkWithTable } from '../options/table.js';
+import type { OptionCheck, OptionTable } from '../options/table.js';
 
 /**
  * A budget: at most `limit` sends in a fixed window of `windowSeconds`.
@@ -87,8 +90,62 @@ export interface ResolvedSendLimits {
 }
 
 const LIMITS_EXPECTED = 'an object with perDestination, perIp, redis, prefix, secret or maxCounts (or false)';
-const KNOWN = ['perDestination', 'perIp', 'redis', 'prefix', 'secret', 'maxCounts'] as const;
 const LIMIT_KEYS = ['limit', 'windowSeconds'];
+const DEFAULT_PREFIX = 'otpless:limit:';
+
+/** Every option of `SendLimiter` (the strategy's `limits`): its check, default and line in docs/send-limits.md. */
+export const SEND_LIMITS_OPTIONS = {
+  perDestination: {
+    check: limitCheck(DEFAULT_SEND_LIMITS.perDestination),
+    defaultDoc: '`{ limit: 5, windowSeconds: 900 }`',
+    doc: "sends per number (E.164) or address (case folded, `+tag` dropped: `Ada+x@Example.com` is `ada@example.com`; Gmail's dots and `googlemail.com` folded) **and client IP**, with 3 × `limit` per destination from all IPs together; or `false`",
+  },
+  perIp: {
+    check: limitCheck(DEFAULT_SEND_LIMITS.perIp),
+    defaultDoc: '`{ limit: 20, windowSeconds: 900 }`',
+    doc: 'sends per client IP (IPv6 by its /64), or `false`',
+  },
+  redis: {
+    check: (value, owner, name) => {
+      const redis = value as SendLimitsRedisClient | null | undefined;
+      if (
+        redis !== undefined &&
+        (typeof redis !== 'object' || redis === null || typeof redis.eval !== 'function' || !('isReady' in redis))
+      ) {
+        throw optionError(owner, name, 'a node-redis client (createClient() of the redis package)');
+      }
+      return redis;
+    },
+    defaultDoc: "the strategy's `store` Redis, else memory",
+    doc: 'a connected node-redis client for the limits alone: counts live in Redis, so every instance shares them (one Lua script call per send, all of its counts at once; Redis 6 or later); needs `secret`',
+  },
+  prefix: {
+    // `null` is the default too, as it has always been.
+    check: (value, owner, name) => {
+      const prefix = value ?? DEFAULT_PREFIX;
+      if (typeof prefix !== 'string' || prefix.length > 100) {
+        throw optionError(owner, name, 'a string of at most 100 characters');
+      }
+      return prefix;
+    },
+    default: DEFAULT_PREFIX,
+    defaultDoc: "`'otpless:limit:'` (with `store`: `storePrefix` + `'limit:'`)",
+    doc: 'prefix of the Redis keys; the rest of a key is a keyed digest (HMAC-SHA256 under `secret`) of the destination or IP, never the address itself',
+  },
+  secret: {
+    check: stringWhere(
+      (secret) => secret.length >= 32,
+      'a string of at least 32 characters (a random secret of the app)',
+    ),
+    defaultDoc: "with `store`: the strategy's store secret; in memory: a random key of the limiter",
+    doc: "at least 32 characters, the same on every instance: the keys' digests are keyed with it, so a reader of Redis cannot test a guessed number, address or IP against them (an unkeyed SHA-256 of a 10^6-number phone range is recovered in seconds). Required with `redis` (a `TypeError` at start-up otherwise)",
+  },
+  maxCounts: {
+    check: intFrom(1_000, 10_000_000),
+    defaultDoc: '`250000`',
+    doc: 'the most counts the memory store holds at once, 1,000 to 10,000,000 (not used with Redis); see below',
+  },
+} satisfies OptionTable<SendLimitsOptions>;
 
 /**
  * Checks send-limit options; each bad one throws a `TypeError` naming it under `path`
@@ -100,59 +157,22 @@ export function checkSendLimits(owner: string, value: unknown, path = ''): Resol
     throw optionError(owner, path.slice(0, -1), LIMITS_EXPECTED);
   }
   // Own keys only (no prototype): a polluted Object.prototype.perIp is no option.
-  const options = ownOptions((value ?? {}) as SendLimitsOptions);
-  for (const key of Object.keys(options)) {
-    if (!(KNOWN as readonly string[]).includes(key)) throw unknownOptionError(owner, `${path}${key}`, KNOWN);
-  }
-  const prefix = options.prefix ?? 'otpless:limit:';
-  if (typeof prefix !== 'string' || prefix.length > 100) {
-    throw optionError(owner, `${path}prefix`, 'a string of at most 100 characters');
-  }
-  const redis = options.redis;
-  if (
-    redis !== undefined &&
-    (typeof redis !== 'object' || redis === null || typeof redis.eval !== 'function' || !('isReady' in redis))
-  ) {
-    throw optionError(owner, `${path}redis`, 'a node-redis client (createClient() of the redis package)');
-  }
-  const secret = options.secret;
-  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
-    throw optionError(owner, `${path}secret`, 'a string of at least 32 characters (a random secret of the app)');
-  }
-  const maxCounts = intOption(owner, prefixed(options, path), `${path}maxCounts`, 1_000, 10_000_000);
-  return {
-    perDestination: checkLimit(owner, options, 'perDestination', path, DEFAULT_SEND_LIMITS.perDestination),
-    perIp: checkLimit(owner, options, 'perIp', path, DEFAULT_SEND_LIMITS.perIp),
-    redis,
-    prefix,
-    secret,
-    maxCounts,
+  return checkWithTable(SEND_LIMITS_OPTIONS, owner, value ?? {}, path);
+}
+
+/** A `{ limit, windowSeconds }` budget, `false`, or (not given) `fallback`. */
+function limitCheck(fallback: Readonly<SendLimit>): OptionCheck<Readonly<SendLimit> | false> {
+  return (value, owner, name) => {
+    if (value === undefined) return fallback;
+    if (value === false) return false;
+    const expected = 'false or { limit, windowSeconds }';
+    if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => !LIMIT_KEYS.includes(k))) {
+      throw optionError(owner, name, expected);
+    }
+    const limit = ownOptions(value as SendLimit);
+    const count = intFrom(1, 1_000_000)(limit.limit, owner, `${name}.limit`);
+    const windowSeconds = intFrom(1, 604_800)(limit.windowSeconds, owner, `${name}.windowSeconds`);
+    if (count === undefined || windowSeconds === undefined) throw optionError(owner, name, expected);
+    return Object.freeze({ limit: count, windowSeconds });
   };
-}
-
-function checkLimit(
-  owner: string,
-  options: SendLimitsOptions,
-  name: 'perDestination' | 'perIp',
-  path: string,
-  fallback: Readonly<SendLimit>,
-): Readonly<SendLimit> | false {
-  const value: unknown = options[name];
-  if (value === undefined) return fallback;
-  if (value === false) return false;
-  const expected = 'false or { limit, windowSeconds }';
-  if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => !LIMIT_KEYS.includes(k))) {
-    throw optionError(owner, `${path}${name}`, expected);
-  }
-  const limit = ownOptions(value as SendLimit);
-  const at = `${path}${name}.`;
-  const count = intOption(owner, prefixed(limit, at), `${at}limit`, 1, 1_000_000);
-  const windowSeconds = intOption(owner, prefixed(limit, at), `${at}windowSeconds`, 1, 604_800);
-  if (count === undefined || windowSeconds === undefined) throw optionError(owner, `${path}${name}`, expected);
-  return Object.freeze({ limit: count, windowSeconds });
-}
-
-/** The fields of `object` under their full option names, so errors name `limits.perIp.limit`. */
-function prefixed(object: object, prefix: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).map(([k, v]) => [`${prefix}${k}`, v]));
 }

@@ -10,8 +10,10 @@ import { optionError, optionsObject } from '../options.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
-import { checkStrategyOptions, PREFIX } from '../strategy/options.js';
-import type { CheckedStrategyOptions, MagicLinkStrategyOptions } from '../strategy/options.js';
+import { PREFIX } from '../strategy/options.js';
+import type { MagicLinkStrategyOptions } from '../strategy/options.js';
+import { checkStrategyOptions } from '../strategy/optionTable.js';
+import type { CheckedStrategyOptions } from '../strategy/optionTable.js';
 
 /**
  * The composition root of a login: the checked options and every part built from them, once,

@@ -3,7 +3,10 @@ import { OtplessRequestError } from '../errors/index.js';
 import type { CountryCode } from '../contact/phone.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
-import { optionError, optionsObject, refuseUnknownOptions, boolOption, oneOfOption } from '../options.js';
+import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { anyValue, isBoolean, oneOf, stringWhere } from '../options/checks.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 import { sessionOf, setSessionValue } from '../session/session.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
@@ -37,15 +40,48 @@ export interface LoginRoutesOptions {
   defaultCountry?: CountryCode;
 }
 
-const OPTION_NAMES = Object.keys({
-  successRedirect: true,
-  failureRedirect: true,
-  paths: true,
-  pages: true,
-  contacts: true,
-  channelChoice: true,
-  defaultCountry: true,
-} satisfies Record<keyof LoginRoutesOptions, true>);
+const SITE_PATH = "a path on this site, such as '/'";
+
+/** Every option of the mount (but `passport`): its check, default and line in docs/strategy.md. */
+export const LOGIN_ROUTES_OPTIONS = {
+  successRedirect: {
+    check: stringWhere(isSafeLocalPath, SITE_PATH),
+    default: '/',
+    doc: 'where a browser goes once signed in, unless the session holds a safe `returnTo`',
+  },
+  failureRedirect: {
+    check: stringWhere(isSafeLocalPath, SITE_PATH),
+    defaultDoc: "the package's error page",
+    doc: 'where a browser goes when the callback refuses, with `?error=<code>`',
+  },
+  paths: {
+    // Checked by loginPaths(), which needs the strategy's callbackUrl.
+    check: anyValue<LoginRoutesOptions['paths']>(),
+    defaultDoc: "siblings of `callbackUrl`'s path",
+    doc: "`{ signIn, send, waiting, status }`, each a path on this site; the callback is always `callbackUrl`'s path",
+  },
+  pages: {
+    check: (value, owner) => checkPages(owner, value),
+    defaultDoc: "the package's pages",
+    doc: "`{ signIn: '/login', error: '/login-failed' }`: the app's own pages by path. A refused send goes to `signIn` with `?error=<code>&field=<field>`; a refused callback to `error` with `?error=<code>`",
+  },
+  contacts: {
+    check: oneOf(['email', 'mobile', 'both'] as const),
+    default: 'both',
+    doc: "what the sign-in page asks for: `'email'`, `'mobile'` or `'both'`",
+  },
+  channelChoice: {
+    check: isBoolean,
+    default: false,
+    doc: "let the visitor choose WhatsApp or SMS for a mobile number (else the strategy's `channel`)",
+  },
+  defaultCountry: {
+    // Checked by the send route the mount builds with it.
+    check: anyValue<CountryCode>(),
+    defaultDoc: "the strategy's",
+    doc: "how numbers typed without `+` on this mount's sign-in page are read",
+  },
+} satisfies OptionTable<LoginRoutesOptions>;
 
 /** The routes of the mount, each a handler of Node's request and response, ready for any host. */
 export interface LoginRoutes {
@@ -66,27 +102,21 @@ export function createLoginRoutes(
   passport: PassportRunner,
   given: LoginRoutesOptions,
 ): LoginRoutes {
-  // Own keys only: a polluted Object.prototype is no option.
-  const options = optionsObject<LoginRoutesOptions>(owner, given, 'an object');
-  refuseUnknownOptions(owner, options, OPTION_NAMES);
-  for (const key of ['successRedirect', 'failureRedirect'] as const) {
-    const value = options[key];
-    if (value !== undefined && !isSafeLocalPath(value))
-      throw optionError(owner, key, "a path on this site, such as '/'");
-  }
-  const pages = checkPages(owner, options.pages);
+  // Own keys only (a polluted Object.prototype is no option); a misspelt one is refused.
+  const options = checkOptionsArgument(LOGIN_ROUTES_OPTIONS, owner, given, 'an object');
+  const pages = options.pages;
   const paths = loginPaths(owner, setup.callbackUrl, options.paths);
   if (pages.signIn) paths.signIn = pages.signIn;
   const choices: SignInChoices = {
-    contacts: oneOfOption(owner, options, 'contacts', ['email', 'mobile', 'both'] as const) ?? 'both',
-    channelChoice: boolOption(owner, options, 'channelChoice') ?? false,
+    contacts: options.contacts,
+    channelChoice: options.channelChoice,
     defaultCountry: options.defaultCountry,
   };
   const callbackSettings: CallbackSettings = {
     setup,
     paths,
     pages,
-    successRedirect: options.successRedirect ?? '/',
+    successRedirect: options.successRedirect,
     failureRedirect: options.failureRedirect,
   };
 
@@ -164,7 +194,7 @@ function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
   resending.add(req);
 }
 
-function checkPages(owner: string, given: PagePaths | undefined): PagePaths {
+function checkPages(owner: string, given: unknown): PagePaths {
   if (given === undefined) return {};
   const pages = optionsObject<PagePaths>(`${owner} pages`, given, 'an object');
   refuseUnknownOptions(`${owner} pages`, pages, ['signIn', 'error']);

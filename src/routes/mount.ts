@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setupOf } from '../login/compose.js';
 import { optionError } from '../options.js';
+import type { OptionTable } from '../options/table.js';
 import { linkResponse, writeAnswer } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import type { PassportRunner } from './callbackRoute.js';
-import { createLoginRoutes } from './loginRoutes.js';
+import { createLoginRoutes, LOGIN_ROUTES_OPTIONS } from './loginRoutes.js';
 import type { LoginRoutes, LoginRoutesOptions } from './loginRoutes.js';
 import { pathOf } from './paths.js';
 
@@ -24,6 +25,15 @@ export interface MagicLinkRoutesOptions extends LoginRoutesOptions {
   /** The app's Passport, with the strategy registered (`passport.use(strategy)`). */
   passport: PassportLike;
 }
+
+/** Every option of `magicLinkRoutes()`: the mount's, and `passport` (checked by `createMount`). */
+export const MAGIC_LINK_ROUTES_OPTIONS = {
+  passport: {
+    defaultDoc: 'required',
+    doc: "the app's Passport (`import passport from 'passport'`, or a `new Passport()`), with the strategy registered",
+  },
+  ...LOGIN_ROUTES_OPTIONS,
+} satisfies OptionTable<MagicLinkRoutesOptions>;
 
 /** What `magicLinkRoutes()` returns: Express and Connect middleware. */
 export type MagicLinkRoutesMiddleware = (

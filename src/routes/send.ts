@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { channels } from '../diagnostics.js';
 import { OtplessRequestError, OtplessSetupError } from '../errors/index.js';
-import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
 import type { LoginSetup } from '../login/compose.js';
-import { functionOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { isFunction, stringWhere } from '../options/checks.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 import { sessionOf } from '../session/session.js';
-import { COUNTRY_EXPECTED } from '../strategy/options.js';
+import { countryCode } from '../strategy/optionTable.js';
 import { answered, nodeArgs, setHeader } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';
@@ -61,38 +62,54 @@ export interface SendHooks {
 
 const OWNER = 'send()';
 
-/** Every option of send(), by name: a key not here is a typo (`failureRedirct`). */
-const OPTION_NAMES = Object.keys({
-  emailField: true,
-  mobileField: true,
-  defaultCountry: true,
-  channelField: true,
-  successRedirect: true,
-  failureRedirect: true,
-  onError: true,
-} satisfies Record<keyof SendOptions, true>);
+const LOCAL_PATH = "a path on this site, such as '/check-inbox'";
+
+/** Every option of `send()`: its check, default and line in docs/strategy.md. */
+export const SEND_OPTIONS = {
+  emailField: {
+    check: (value) => (value ?? 'email') as string,
+    default: 'email',
+    doc: 'the body field read for the e-mail address',
+  },
+  mobileField: {
+    check: (value) => (value ?? 'mobile') as string,
+    default: 'mobile',
+    doc: 'the body field read for the mobile number; it needs its country code unless `defaultCountry` is set (spaces, dashes, dots and brackets are fine)',
+  },
+  defaultCountry: {
+    check: countryCode,
+    defaultDoc: "the strategy's",
+    doc: "the strategy's `defaultCountry` for this route only (a site per country, say)",
+  },
+  channelField: {
+    check: stringWhere((field) => field !== '', "the name of a body field, such as 'channel'"),
+    defaultDoc: 'none',
+    doc: "a body field in which the visitor may choose `WHATSAPP` or `SMS` (any case); a bad value is 400 `INVALID_INPUT` on that field. Unset: the strategy's `channel` decides",
+  },
+  successRedirect: {
+    check: stringWhere(isSafeLocalPath, LOCAL_PATH),
+    defaultDoc: 'none',
+    doc: 'where a browser goes (303) once the link is sent; JSON clients always get JSON',
+  },
+  failureRedirect: {
+    check: stringWhere(isSafeLocalPath, LOCAL_PATH),
+    defaultDoc: 'none',
+    doc: 'where a browser goes when sending failed, with `?error=<reason>&field=<field>`',
+  },
+  onError: {
+    check: isFunction<SendOptions['onError']>(),
+    defaultDoc: 'none',
+    doc: '`(err: OtplessRequestError, req, res, next)`: render the form again yourself',
+  },
+} satisfies OptionTable<SendOptions>;
 
 /** Builds the send route for a strategy (see `MagicLinkStrategy.send`). */
 export function createSendMiddleware(settings: LoginSetup, given: SendOptions, hooks: SendHooks = {}): SendMiddleware {
-  // Own keys only: a polluted Object.prototype is no option.
-  const options = optionsObject<SendOptions>(OWNER, given, 'an object');
-  refuseUnknownOptions(OWNER, options, OPTION_NAMES);
-  for (const key of ['successRedirect', 'failureRedirect'] as const) {
-    const value = options[key];
-    if (value !== undefined && !isSafeLocalPath(value)) {
-      throw optionError(OWNER, key, "a path on this site, such as '/check-inbox'");
-    }
-  }
-  functionOption(OWNER, options, 'onError');
-  if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
-    throw optionError(OWNER, 'defaultCountry', COUNTRY_EXPECTED);
-  }
-  if (options.channelField !== undefined && (typeof options.channelField !== 'string' || options.channelField === '')) {
-    throw optionError(OWNER, 'channelField', "the name of a body field, such as 'channel'");
-  }
+  // Own keys only (a polluted Object.prototype is no option); a misspelt one is refused.
+  const options = checkOptionsArgument(SEND_OPTIONS, OWNER, given, 'an object');
   const fields: SendFields = {
-    emailField: options.emailField ?? 'email',
-    mobileField: options.mobileField ?? 'mobile',
+    emailField: options.emailField,
+    mobileField: options.mobileField,
     channelField: options.channelField,
     defaultCountry: options.defaultCountry ?? settings.defaultCountry,
     allowInternationalEmail: settings.allowInternationalEmail,

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { rememberAtMost } from '../boundedMemo.js';
-import { checkGuardOptions, createGuard, GUARD_OPTION_NAMES } from '../guards/core.js';
+import { checkGuardOptions, createGuard, GUARD_OPTIONS } from '../guards/core.js';
 import type { GuardMiddleware, GuardOptions } from '../guards/core.js';
 import { refuse } from '../guards/refuse.js';
 import { setupOf } from '../login/compose.js';
-import { intOption } from '../options.js';
+import { intFrom } from '../options/checks.js';
+import type { OptionTable } from '../options/table.js';
 import { isRejectedByService, serviceFailure } from '../strategy/failures.js';
 
 /** Options of `requireServiceSession()`. */
@@ -15,6 +16,16 @@ export interface RequireServiceSessionOptions extends GuardOptions {
    */
   recheckAfterMs?: number;
 }
+
+/** Every option of `requireServiceSession()`: its check, default and one-line doc. */
+export const REQUIRE_SERVICE_SESSION_OPTIONS = {
+  ...GUARD_OPTIONS,
+  recheckAfterMs: {
+    check: intFrom(0, 86_400_000),
+    default: 60_000,
+    doc: 'how long a session the service confirmed active is taken as active before the guard asks again',
+  },
+} satisfies OptionTable<RequireServiceSessionOptions>;
 
 const OWNER = 'requireServiceSession';
 /** Sessions whose answer is remembered at once, at most (oldest out). */
@@ -34,9 +45,8 @@ const MAX_REMEMBERED = 10_000;
  */
 export function requireServiceSession(strategy: object, options?: RequireServiceSessionOptions): GuardMiddleware {
   const setup = setupOf(`${OWNER}()`, strategy);
-  const checked = checkGuardOptions(OWNER, options, [...GUARD_OPTION_NAMES, 'recheckAfterMs']);
-  const recheckAfterMs =
-    options === undefined ? 60_000 : (intOption(`${OWNER}()`, options, 'recheckAfterMs', 0, 86_400_000) ?? 60_000);
+  const checked = checkGuardOptions(OWNER, options, REQUIRE_SERVICE_SESSION_OPTIONS);
+  const { recheckAfterMs } = checked;
   // Digest of a session token -> epoch ms until which the service's "active" is taken as it is.
   const activeUntil = new Map<string, number>();
   return createGuard(OWNER, checked, async (req, res, next, record) => {

@@ -2,7 +2,9 @@ import { sessionOf } from './session.js';
 import type { SessionLike } from './session.js';
 import type { ServerResponse } from 'node:http';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { optionError } from '../options.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 import { setSealSecrets } from './sealedSignals.js';
 import { rememberAtMost } from '../boundedMemo.js';
 import { linkResponse } from '../web/host.js';
@@ -19,6 +21,15 @@ export interface SessionCompatOptions {
 }
 
 const OWNER = 'sessionCompat()';
+
+/** Every option of `sessionCompat()`: its check and one-line doc. */
+export const SESSION_COMPAT_OPTIONS = {
+  secret: {
+    check: checkSecret,
+    defaultDoc: "cookie-session's own `keys` (or `secret`)",
+    doc: "the secret that encrypts the login's risk signals in the cookie, or a list of them, newest first",
+  },
+} satisfies OptionTable<SessionCompatOptions>;
 
 /**
  * Middleware that gives cookie-session the `regenerate()` and `save()` methods Passport 0.6+
@@ -42,10 +53,9 @@ const OWNER = 'sessionCompat()';
 export function sessionCompat(
   given?: SessionCompatOptions,
 ): (req: HttpRequest, res: ServerResponse, next: NextFunction) => void {
-  // Own keys only: a polluted Object.prototype.secret is no option.
-  const options = given === undefined ? undefined : optionsObject<SessionCompatOptions>(OWNER, given, 'an object');
-  if (options !== undefined) refuseUnknownOptions(OWNER, options, ['secret']);
-  const secrets = options === undefined ? undefined : checkSecret(options.secret);
+  // Own keys only (a polluted Object.prototype.secret is no option); a misspelt one is refused.
+  const secrets =
+    given === undefined ? undefined : checkOptionsArgument(SESSION_COMPAT_OPTIONS, OWNER, given, 'an object').secret;
   return function sessionCompatMiddleware(req, res, next) {
     const found = secrets ?? cookieSessionSecrets(req);
     if (found.length > 0) setSealSecrets(req, found);
@@ -57,11 +67,11 @@ export function sessionCompat(
   };
 }
 
-function checkSecret(secret: unknown): readonly string[] | undefined {
+function checkSecret(secret: unknown, owner: string, name: string): readonly string[] | undefined {
   if (secret === undefined) return undefined;
   const list = typeof secret === 'string' ? [secret] : secret;
   if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw optionError(OWNER, 'secret', 'a non-empty string, or a non-empty array of them (newest first)');
+    throw optionError(owner, name, 'a non-empty string, or a non-empty array of them (newest first)');
   }
   return Object.freeze([...(list as string[])]);
 }

@@ -1,4 +1,6 @@
-import { intOption, optionsObject, refuseUnknownOptions } from '../options.js';
+import { intFrom } from '../options/checks.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 import { MemoryMarks } from './marks.js';
 import type { FlowStore } from './types.js';
 
@@ -62,6 +64,20 @@ class Budget {
   }
 }
 
+/** Every option of `MemoryFlowStore`: its check, default and one-line doc. */
+export const MEMORY_FLOW_STORE_OPTIONS = {
+  maxEntries: {
+    check: intFrom(1, 10_000_000),
+    default: 100_000,
+    doc: 'most flows kept; when full of live ones, the oldest is dropped',
+  },
+  maxMarks: {
+    check: intFrom(1, 10_000_000),
+    default: 100_000,
+    doc: 'most used-token marks kept, a budget of their own: when full of live marks a login is refused',
+  },
+} satisfies OptionTable<MemoryFlowStoreOptions>;
+
 /**
  * A `FlowStore` in this process's memory: the default, right for one instance. Several
  * instances behind a load balancer need a shared store (the strategy's `store` option), or a
@@ -79,10 +95,9 @@ export class MemoryFlowStore implements FlowStore {
   readonly #now: () => number;
 
   constructor(options: MemoryFlowStoreOptions = {}, now: () => number = Date.now) {
-    optionsObject(OWNER, options, 'an object');
-    refuseUnknownOptions(OWNER, options, ['maxEntries', 'maxMarks']);
-    this.#flows = new Budget(intOption(OWNER, options, 'maxEntries', 1, 10_000_000) ?? 100_000);
-    this.#marks = new MemoryMarks(intOption(OWNER, options, 'maxMarks', 1, 10_000_000) ?? 100_000);
+    const { maxEntries, maxMarks } = checkOptionsArgument(MEMORY_FLOW_STORE_OPTIONS, OWNER, options, 'an object');
+    this.#flows = new Budget(maxEntries);
+    this.#marks = new MemoryMarks(maxMarks);
     this.#now = now;
   }
 

@@ -1,6 +1,9 @@
 import { OtplessRequestError } from '../errors/index.js';
 import { en } from '../web/messages/en.js';
-import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
+import { optionError } from '../options.js';
+import { stringWhere } from '../options/checks.js';
+import { checkOptionsArgument } from '../options/table.js';
+import type { OptionTable } from '../options/table.js';
 import type { FlowStore } from './types.js';
 
 /**
@@ -152,6 +155,24 @@ const SWAP = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KE
 
 const OWNER = 'RedisFlowStore';
 
+/** Every option of `RedisFlowStore`: its check, default and one-line doc. */
+export const REDIS_FLOW_STORE_OPTIONS = {
+  client: {
+    check: (value, owner, name) => {
+      const redis = redisCommandsOf(value);
+      if (!redis) throw optionError(owner, name, REDIS_CLIENT_EXPECTED);
+      return redis;
+    },
+    defaultDoc: 'required',
+    doc: 'a connected node-redis or ioredis client (or cluster client) the app owns',
+  },
+  prefix: {
+    check: stringWhere((prefix) => prefix.length <= 100, 'a string of at most 100 characters'),
+    default: 'otpless:',
+    doc: 'prefix of every key',
+  },
+} satisfies OptionTable<RedisFlowStoreOptions>;
+
 /**
  * A `FlowStore` on Redis, shared by every instance of the app: what the strategy's `store`
  * option builds from a Redis client. Entries expire by Redis TTL; every command touches one
@@ -167,17 +188,12 @@ export class RedisFlowStore implements FlowStore {
   readonly #prefix: string;
 
   constructor(options: RedisFlowStoreOptions) {
-    const { client, prefix = 'otpless:' } = optionsObject<RedisFlowStoreOptions>(
+    const { client: redis, prefix } = checkOptionsArgument(
+      REDIS_FLOW_STORE_OPTIONS,
       OWNER,
       options,
       'an object with client',
     );
-    refuseUnknownOptions(OWNER, options, ['client', 'prefix']);
-    const redis = redisCommandsOf(client);
-    if (!redis) throw optionError(OWNER, 'client', REDIS_CLIENT_EXPECTED);
-    if (typeof prefix !== 'string' || prefix.length > 100) {
-      throw optionError(OWNER, 'prefix', 'a string of at most 100 characters');
-    }
     this.#redis = redis;
     this.#prefix = prefix;
   }

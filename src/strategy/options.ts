@@ -1,17 +1,11 @@
 import type { OtplessClient, OtplessClientOptions } from '../client/index.js';
-import { checkRiskPolicy } from '../risk/policy.js';
 import type { RiskPolicy } from '../risk/index.js';
-import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
-import { boolOption, intOption, oneOfOption, optionError, optionsObject, refuseUnknownOptions } from '../options.js';
 import type { RedisClientLike } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
-import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
 import type { SendLimiter, SendLimitsOptions } from '../limits/index.js';
-import { checkBotCheck } from '../botCheck/botCheck.js';
 import type { BotCheck } from '../botCheck/botCheck.js';
-import { checkPageOptions } from '../web/pageOptions.js';
 import type { PageOptions } from '../web/view.js';
 
 /** The extra calls a login can make after the code is verified. */
@@ -22,7 +16,7 @@ export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo'
 export type CrossDeviceMode = 'handoff' | 'refuse' | 'accept';
 export const CROSS_DEVICE_MODES: readonly CrossDeviceMode[] = ['handoff', 'refuse', 'accept'];
 
-/** Options of `MagicLinkStrategy`. See docs/strategy.md for defaults and reasons. */
+/** Options of `MagicLinkStrategy`. Their checks and defaults: `STRATEGY_OPTIONS` (src/strategy/optionTable.ts). */
 export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
   /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
   client?: OtplessClient;
@@ -115,133 +109,8 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   botCheck?: BotCheck;
 }
 
-/**
- * The strategy's options after checking, with defaults applied: plain values only. The parts
- * they describe (client, stores, secrets, handoff, limiter) are built by the composition root,
- * src/login/compose.ts.
- */
-export interface CheckedStrategyOptions {
-  callbackUrl: string;
-  expiry: number | undefined;
-  enrich: ReadonlySet<Enrichment>;
-  crossDevice: CrossDeviceMode;
-  requestIdsDiffer: boolean;
-  maxAuthAgeMs: number;
-  confirm: boolean;
-  passReqToCallback: boolean;
-  name: string;
-  riskPolicy: RiskPolicy | undefined;
-  defaultCountry: CountryCode | undefined;
-  allowInternationalEmail: boolean;
-  channel: MagicLinkChannel | undefined;
-  pages: PageOptions | undefined;
-  botCheck: BotCheck | undefined;
-}
-
 /** The words of a bad `defaultCountry`, for the strategy's and `send()`'s option errors. */
 export const COUNTRY_EXPECTED = "an ISO 3166-1 alpha-2 country code in upper case, such as 'US' or 'IN'";
 
 /** The owner named in the strategy's option errors. */
 export const PREFIX = 'MagicLinkStrategy';
-
-/** Every option of the strategy, by name (the type's keys, checked by the compiler): a key not here is a typo. */
-const OPTION_NAMES = Object.keys({
-  clientId: true,
-  clientSecret: true,
-  authUrl: true,
-  userAuthUrl: true,
-  timeoutMs: true,
-  maxResponseBytes: true,
-  connections: true,
-  client: true,
-  callbackUrl: true,
-  expiry: true,
-  enrich: true,
-  crossDevice: true,
-  flowStore: true,
-  maxAuthAgeMs: true,
-  confirm: true,
-  passReqToCallback: true,
-  name: true,
-  riskPolicy: true,
-  defaultCountry: true,
-  allowInternationalEmail: true,
-  channel: true,
-  limits: true,
-  pages: true,
-  store: true,
-  storePrefix: true,
-  storeSecret: true,
-  requestIdsDiffer: true,
-  botCheck: true,
-} satisfies Record<keyof MagicLinkStrategyOptions, true>);
-
-/**
- * Checks the options when the strategy is built; each bad option throws a TypeError naming it.
- * The options the composition root builds parts from (`client`, `store`, `flowStore`,
- * `storeSecret`, `limits` and the client's own) are checked there, where they are used.
- */
-export function checkStrategyOptions(input: MagicLinkStrategyOptions): CheckedStrategyOptions {
-  // Own keys only, in an object with no prototype: a polluted Object.prototype is no option.
-  const options = optionsObject<MagicLinkStrategyOptions>(
-    PREFIX,
-    input,
-    'an object with callbackUrl and clientId/clientSecret (or client)',
-  );
-  // A misspelt option would otherwise pass in silence: `crossdevice: 'refuse'` leaves the handoff on.
-  refuseUnknownOptions(PREFIX, options, OPTION_NAMES);
-
-  if (typeof options.callbackUrl !== 'string' || !isHttpUrl(options.callbackUrl)) {
-    throw optionError(
-      PREFIX,
-      'callbackUrl',
-      "an absolute http(s) URL, such as 'https://app.example.com/auth/callback'",
-    );
-  }
-  const expiry = intOption(PREFIX, options, 'expiry', EXPIRY_MIN_SECONDS, EXPIRY_MAX_SECONDS);
-  const enrich = options.enrich ?? [];
-  if (!Array.isArray(enrich) || enrich.some((e) => !ENRICHMENTS.includes(e))) {
-    throw optionError(PREFIX, 'enrich', `an array of ${ENRICHMENTS.map((e) => `'${e}'`).join(', ')}`);
-  }
-  const crossDevice = oneOfOption(PREFIX, options, 'crossDevice', CROSS_DEVICE_MODES) ?? 'handoff';
-  const requestIdsDiffer = boolOption(PREFIX, options, 'requestIdsDiffer') ?? false;
-  const confirm = boolOption(PREFIX, options, 'confirm');
-  const passReqToCallback = boolOption(PREFIX, options, 'passReqToCallback');
-  if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
-    throw optionError(PREFIX, 'name', 'a non-empty string');
-  }
-  const riskPolicy =
-    options.riskPolicy === undefined ? undefined : checkRiskPolicy(options.riskPolicy, PREFIX, 'riskPolicy');
-  if (options.defaultCountry !== undefined && !isCountryCode(options.defaultCountry)) {
-    throw optionError(PREFIX, 'defaultCountry', COUNTRY_EXPECTED);
-  }
-  const allowInternationalEmail = boolOption(PREFIX, options, 'allowInternationalEmail');
-  const channel = oneOfOption(PREFIX, options, 'channel', MAGIC_LINK_CHANNELS);
-
-  return {
-    callbackUrl: options.callbackUrl,
-    expiry,
-    enrich: new Set(enrich),
-    crossDevice,
-    requestIdsDiffer,
-    maxAuthAgeMs: intOption(PREFIX, options, 'maxAuthAgeMs', 1000, 86_400_000) ?? 300_000,
-    confirm: confirm ?? false,
-    passReqToCallback: passReqToCallback ?? false,
-    name: options.name ?? 'magic-link',
-    riskPolicy,
-    defaultCountry: options.defaultCountry,
-    allowInternationalEmail: allowInternationalEmail ?? false,
-    channel,
-    pages: checkPageOptions(PREFIX, options.pages),
-    botCheck: checkBotCheck(PREFIX, options.botCheck),
-  };
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
