@@ -41,6 +41,8 @@ const TESTED_THROUGH: Record<string, string> = {
   'login/stateWarning.ts': 'test/flow/handoff.sharedState.test.ts',
   // The Nest integration in real Nest apps.
   'nest/': 'test/nest/OtplessModule.test.ts',
+  // The checks every options table uses, through the tables' defaults and refusals.
+  'options/checks.ts': 'test/options/defaults.test.ts',
   'options.ts': 'test/options/unknownOptions.test.ts',
   'risk/signals.ts': 'test/risk/assessRisk.test.ts',
   // The routes the mount serves, over real HTTP.

@@ -94,7 +94,7 @@ export const SEND_OPTIONS = {
   failureRedirect: {
     check: stringWhere(isSafeLocalPath, LOCAL_PATH),
     defaultDoc: 'none',
-    doc: 'where a browser goes when sending failed, with `?error=<reason>&field=<field>`',
+    doc: 'where a browser goes when sending failed, with `?error=<code>&field=<field>`',
   },
   onError: {
     check: isFunction<SendOptions['onError']>(),
