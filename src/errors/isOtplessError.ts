@@ -29,15 +29,16 @@ export type AnyOtplessError =
   | OtplessSetupError
   | OtplessRequestError;
 
-/** The class of `AnyOtplessError` whose codes include `C`. */
-type ClassOf<C extends OtplessErrorCode, E = AnyOtplessError> = E extends { code: infer K }
-  ? C extends K
-    ? E
-    : never
-  : never;
-
-/** The error class behind each code, for narrowing. */
-export type OtplessErrorByCode = { [C in OtplessErrorCode]: ClassOf<C> };
+/** The error class behind each code, for narrowing: the class of `AnyOtplessError` whose codes include it. */
+export type OtplessErrorByCode = {
+  [C in OtplessErrorCode]: AnyOtplessError extends infer E
+    ? E extends { code: infer K }
+      ? C extends K
+        ? E
+        : never
+      : never
+    : never;
+};
 
 /**
  * Is `err` an error of this package (optionally with the given `code`)? The same as
