@@ -9,7 +9,20 @@ import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 const { harness, emulator } = useSharedEmulator();
 
-const UNENCODED = ['/〱google.com', '/café', '/check inbox', '/a"b', '/a<b>', '/%zz', '/100%', '/a`b', '/a{b}'];
+// A percent sign opens a two-digit hex escape: one digit (`/%4g`, `/a%4`) is no escape.
+const UNENCODED = [
+  '/〱google.com',
+  '/café',
+  '/check inbox',
+  '/a"b',
+  '/a<b>',
+  '/%zz',
+  '/100%',
+  '/%4g',
+  '/a%4',
+  '/a`b',
+  '/a{b}',
+];
 
 describe('redirect paths are ASCII paths, or encoded, or refused at start-up', () => {
   it.each(UNENCODED)('send() refuses successRedirect and failureRedirect %j', async (path) => {
