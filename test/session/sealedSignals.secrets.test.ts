@@ -36,3 +36,32 @@ describe('the seal secrets are not on the request object', () => {
     expect(guarded.body).toEqual({ error: { code: 'RISK_CHALLENGE' } });
   });
 });
+
+describe('a check remembered for one list of secrets counts for that list only', () => {
+  it('signals a guard opened with the cookie key do not count on a route whose secrets cannot open them', async () => {
+    const h = await harness({
+      strategy: { enrich: ['secureInfo'] },
+      routes: (app) => {
+        app.get('/guarded', requireLowRisk(), (_req, res) => res.json({ ok: true }));
+        // As an app that took the sealing key out of its list: the sealed signals no longer open.
+        app.get(
+          '/other-secret',
+          sessionCompat({ secret: 'a-secret-that-sealed-nothing' }),
+          requireLowRisk(),
+          (_req, res) => res.json({ ok: true }),
+        );
+      },
+    });
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'rotated@example.com' }, 'clean')).status).toBe(302);
+    const json = { accept: 'application/json' };
+    // Opened and judged once, so remembered for this record...
+    expect((await browser.get('/guarded').set(json)).body).toEqual({ ok: true });
+    // ...but not for a request whose secrets would not open it: fail closed, as if read afresh.
+    const other = await browser.get('/other-secret').set(json);
+    expect(other.status).toBe(403);
+    expect(other.body).toEqual({ error: { code: 'RISK_BLOCKED' } });
+    // The remembered check still counts where the same secrets are given.
+    expect((await browser.get('/guarded').set(json)).body).toEqual({ ok: true });
+  });
+});
