@@ -36,6 +36,8 @@ describe('a number typed without `+` that starts with its own country code', () 
   // Each has two valid readings: national, and with its country code and the `+` left out.
   it.each([
     ['4915123456789', 'DE', '+494915123456789', '+4915123456789'],
+    // The same with spaces: the separators are dropped before the own code is looked for.
+    ['49 1512 3456789', 'DE', '+494915123456789', '+4915123456789'],
     ['62812345678', 'ID', '+6262812345678', '+62812345678'],
     ['38343201234', 'XK', '+38338343201234', '+38343201234'],
   ] as const)('%j on a %s site is refused (asks for `+`), never %s or %s', (input, country, national, withCode) => {
