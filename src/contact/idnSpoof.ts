@@ -195,7 +195,9 @@ export function labelShownAsWritten(label: string, tldAscii: string, tldUnicode:
   for (const char of label) if (isLatinLookalike(char) && !(icelandic && /[\u00fe\u00f0]/.test(char))) return false;
   const scripts = scriptNames(label);
   const vouched = scripts.length > 0 && !scripts.includes('Latin') && scripts.every((s) => tldVouchesFor(s, tldAscii, tldUnicode)); // prettier-ignore
-  if (readsAsAscii(label) && !vouched && !ALLOWED_WORDS.has(label)) return false;
+  // `þ` reads as `p`: under .is and .fo it is a letter of the language, as Chromium has it.
+  const icelandicWord = icelandic && /[\u00fe\u00f0]/.test(label);
+  if (readsAsAscii(label) && !vouched && !icelandicWord && !ALLOWED_WORDS.has(label)) return false;
 
   if (level === 'single' && !KANA_EXCEPTIONS.test(label) && !COMBINING_DIACRITICS.test(label)) {
     for (const { script, letters } of WHOLE_SCRIPT) {
