@@ -117,7 +117,10 @@ const DANGEROUS = new RegExp(
 /** Latin, Greek, Cyrillic, ASCII digits, `.`, `_`, `-` and the common combining diacritics. */
 function isLgc(text: string): boolean {
   const lgc = SCRIPT.Latin! | SCRIPT.Greek! | SCRIPT.Cyrillic!;
-  return [...text].every((char) => /[0-9._\-\u0300-\u0339]/.test(char) || scriptsOf(char.codePointAt(0) ?? 0) & lgc);
+  return [...text].every((char) => {
+    const cp = char.codePointAt(0) ?? 0;
+    return /[0-9._-]/.test(char) || (cp >= 0x300 && cp <= 0x339) || scriptsOf(cp) & lgc;
+  });
 }
 
 function isAllowedHere(cp: number): boolean {
@@ -214,7 +217,8 @@ export function labelShownAsWritten(label: string, tldAscii: string, tldUnicode:
   // Non-ASCII Latin letters next to another script (an all-Latin-Greek-Cyrillic label has its
   // diacritics taken off for the top-domain comparison instead).
   const latin = SCRIPT.Latin!;
-  if ([...label].some((char) => char > '\u007f' && scriptsOf(char.codePointAt(0) ?? 0) & latin) && !isLgc(label)) return false;
+  if ([...label].some((char) => char > '\u007f' && scriptsOf(char.codePointAt(0) ?? 0) & latin) && !isLgc(label))
+    return false;
   return !DANGEROUS.test(label);
 }
 
