@@ -25,6 +25,7 @@ export { UNICODE_VERSION } from './uts39Data.js';
 export const SCRIPT: Readonly<Record<string, number>> = Object.fromEntries(
   SCRIPT_NAMES.split(' ').map((name, i) => [name, 2 ** i]),
 );
+const SCRIPT_BITS = Object.entries(SCRIPT);
 const bit = (name: string): number => SCRIPT[name] ?? 0;
 const LATIN = bit('Latin');
 const ANY_SCRIPT = bit('Common') | bit('Inherited');
@@ -128,7 +129,7 @@ export const ASCII = /^[\x00-\x7f]*$/;
  */
 function augmented(set: number): Set<string> {
   const out = new Set<string>();
-  for (const [name, b] of Object.entries(SCRIPT)) if (set & b) out.add(name);
+  for (const [name, b] of SCRIPT_BITS) if (set & b) out.add(name);
   if (out.has('Han')) out.add('Jpan').add('Kore').add('Hanb');
   if (out.has('Hiragana') || out.has('Katakana')) out.add('Jpan');
   if (out.has('Hangul')) out.add('Kore');

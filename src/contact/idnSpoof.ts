@@ -93,26 +93,28 @@ const NONSPACING_MARK = /\p{Mn}/u;
 const NOT_JAPANESE = '[^\\p{scx=Kana}\\p{scx=Hira}\\p{scx=Hani}]';
 const NOT_CJK = '[^\\p{scx=Kana}\\p{scx=Hira}\\p{scx=Hani}\\p{scx=Bopo}]';
 const CJK_LATIN_LOOKALIKES = '[\\u4e00\\u3127\\u4e28\\u4e5b\\u4e03\\u4e05\\u5341\\u3007\\u3112\\u311a\\u311f\\u3128\\u3129\\u3108\\u31ba\\u31b3\\u5de5\\u31b2\\u8ba0\\u4e01]'; // prettier-ignore
-const DANGEROUS = new RegExp(
-  [
-    `${NOT_JAPANESE}[\\u30ce\\u30f3\\u30bd\\u30be\\u4e36\\u4e40\\u4e41\\u4e3f]${NOT_JAPANESE}`,
-    '[^\\p{scx=Kana}][\\u30fd\\u30fe]',
-    '^[\\u30fd\\u30fe]',
-    '^\\p{scx=Kana}+[\\u3078-\\u307a]\\p{scx=Kana}+$',
-    '^\\p{scx=Hira}+[\\u30d8-\\u30da]\\p{scx=Hira}+$',
-    '[^\\p{scx=Kana}\\p{scx=Hira}]\\u30fc',
-    '^\\u30fc',
-    '[a-z]\\u30fb',
-    '\\u30fb[a-z]',
-    `${NOT_CJK}${CJK_LATIN_LOOKALIKES}`,
-    `${CJK_LATIN_LOOKALIKES}${NOT_CJK}`,
-    '[^\\p{scx=Latn}\\p{scx=Grek}\\p{scx=Cyrl}][\\u0300-\\u0339]',
-    '\\u0131[\\u0300-\\u0339]',
-    '[\\u3099\\u309a]',
-    '[ijl]\\u0307',
-  ].join('|'),
-  'u',
-);
+let dangerous: RegExp | undefined;
+const DANGEROUS = (): RegExp =>
+  (dangerous ??= new RegExp(
+    [
+      `${NOT_JAPANESE}[\\u30ce\\u30f3\\u30bd\\u30be\\u4e36\\u4e40\\u4e41\\u4e3f]${NOT_JAPANESE}`,
+      '[^\\p{scx=Kana}][\\u30fd\\u30fe]',
+      '^[\\u30fd\\u30fe]',
+      '^\\p{scx=Kana}+[\\u3078-\\u307a]\\p{scx=Kana}+$',
+      '^\\p{scx=Hira}+[\\u30d8-\\u30da]\\p{scx=Hira}+$',
+      '[^\\p{scx=Kana}\\p{scx=Hira}]\\u30fc',
+      '^\\u30fc',
+      '[a-z]\\u30fb',
+      '\\u30fb[a-z]',
+      `${NOT_CJK}${CJK_LATIN_LOOKALIKES}`,
+      `${CJK_LATIN_LOOKALIKES}${NOT_CJK}`,
+      '[^\\p{scx=Latn}\\p{scx=Grek}\\p{scx=Cyrl}][\\u0300-\\u0339]',
+      '\\u0131[\\u0300-\\u0339]',
+      '[\\u3099\\u309a]',
+      '[ijl]\\u0307',
+    ].join('|'),
+    'u',
+  ));
 
 /** Latin, Greek, Cyrillic, ASCII digits, `.`, `_`, `-` and the common combining diacritics. */
 function isLgc(text: string): boolean {
@@ -219,25 +221,27 @@ export function labelShownAsWritten(label: string, tldAscii: string, tldUnicode:
   const latin = SCRIPT.Latin!;
   if ([...label].some((char) => char > '\u007f' && scriptsOf(char.codePointAt(0) ?? 0) & latin) && !isLgc(label))
     return false;
-  return !DANGEROUS.test(label);
+  return !DANGEROUS().test(label);
 }
 
 /**
  * Chromium's additions to the confusables for the top-domain comparison: letters that look like
  * an ASCII letter or digit in the fonts a browser uses, and dashes.
  */
-const EXTRA_CONFUSABLES: ReadonlyMap<string, string> = new Map(
-  (
-    'æӕ:ae ϼҏ:p ħнћңҥӈӊԋԧԩ:h ĸκкқҝҟҡӄԟ:k ŋпԥกח:n ŧтҭԏ七丅丆丁:t ƅьҍв:b ωшщพฟພຟ:w мӎ:m єҽҿၔ:e ґ:r ғӻ:f ҫင:c ' +
-    'ұ丫:y χҳӽӿ乂:x ԃძ:d ԍဌ:g ടรຣຮ:s ၂:j ०০੦૦ଠ୦೦:o ৭੧૧:q บບ:u θ:0 २২੨૨೩೭շ:2 зҙӡउওਤ੩૩౩ဒვპკ:3 ੫丩ㄐ:4 ճ:6 ' +
-    '৪੪୫:8 ૭୨౨:9 —一―⸺⸻:-'
-  )
-    .split(' ')
-    .flatMap((group) => {
-      const [chars = '', to = ''] = group.split(':');
-      return [...chars].map((char) => [char, to] as const);
-    }),
-);
+let extraConfusables: ReadonlyMap<string, string> | undefined;
+const EXTRA_CONFUSABLES = (): ReadonlyMap<string, string> =>
+  (extraConfusables ??= new Map(
+    (
+      'æӕ:ae ϼҏ:p ħнћңҥӈӊԋԧԩ:h ĸκкқҝҟҡӄԟ:k ŋпԥกח:n ŧтҭԏ七丅丆丁:t ƅьҍв:b ωшщพฟພຟ:w мӎ:m єҽҿၔ:e ґ:r ғӻ:f ҫင:c ' +
+      'ұ丫:y χҳӽӿ乂:x ԃძ:d ԍဌ:g ടรຣຮ:s ၂:j ०০੦૦ଠ୦೦:o ৭੧૧:q บບ:u θ:0 २২੨૨೩೭շ:2 зҙӡउওਤ੩૩౩ဒვპკ:3 ੫丩ㄐ:4 ճ:6 ' +
+      '৪੪୫:8 ૭୨౨:9 —一―⸺⸻:-'
+    )
+      .split(' ')
+      .flatMap((group) => {
+        const [chars = '', to = ''] = group.split(':');
+        return [...chars].map((char) => [char, to] as const);
+      }),
+  ));
 /** Letters that look like two things: each is tried both ways. */
 const TWO_READINGS: ReadonlyMap<string, readonly string[]> = new Map([
   ['þ', ['b', 'p']],
@@ -251,9 +255,9 @@ function withoutDiacritics(host: string): string {
     .normalize('NFD')
     .replace(/\p{Mn}/gu, '')
     .normalize('NFC')
-    .replace(/ł/g, 'l')
-    .replace(/ø/g, 'o')
-    .replace(/đ/g, 'd');
+    .replace(/\u0142/g, 'l')
+    .replace(/\u00f8/g, 'o')
+    .replace(/\u0111/g, 'd');
 }
 
 /** The hostname's skeletons as Chromium's SkeletonGenerator makes them. */
@@ -267,9 +271,9 @@ function skeletons(host: string): Set<string> {
   }
   const out = new Set<string>();
   for (const spelling of spellings) {
-    const mapped = [...spelling].map((char) => EXTRA_CONFUSABLES.get(char) ?? char).join('');
+    const mapped = [...spelling].map((char) => EXTRA_CONFUSABLES().get(char) ?? char).join('');
     out.add(skeleton(mapped));
-    if (mapped.includes('ӏ')) out.add(skeleton(mapped.replace(/ӏ/g, 'l')));
+    if (mapped.includes('ӏ')) out.add(skeleton(mapped.replace(/\u04cf/g, 'l')));
   }
   return out;
 }
