@@ -76,6 +76,31 @@ const UTS46: Uts46Options = {
  * valid for IDNA2003's sake (`♥`, emoji: its NV8 status); IDNA2008 disallows them.
  */
 const IDNA2008_LABEL = /^[\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}-]+$/u;
+/**
+ * IDNA2008's punctuation allowed in context (RFC 5892 appendix A, CONTEXTO), each with its rule:
+ * a middle dot between two `l` (Catalan `l·l`), the Greek keraia before a Greek letter, Hebrew
+ * geresh and gershayim after a Hebrew letter, the Katakana middle dot in a Japanese label.
+ */
+const CONTEXT_PUNCTUATION = /[\u00b7\u0375\u05f3\u05f4\u30fb]/u;
+const IN_CONTEXT = [
+  /\u00b7/gu,
+  /l\u00b7(?=l)/gu,
+  /\u0375/gu,
+  /\u0375(?=\p{Script=Greek})/gu,
+  /[\u05f3\u05f4]/gu,
+  /(?<=\p{Script=Hebrew})[\u05f3\u05f4]/gu,
+] as const;
+const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
+
+/** Each CONTEXTO character of the label meets its rule (RFC 5892 appendix A.3 to A.7). */
+function contextRulesHold(label: string): boolean {
+  for (let i = 0; i < IN_CONTEXT.length; i += 2) {
+    const all = label.match(IN_CONTEXT[i]!)?.length ?? 0;
+    if (all !== (label.match(IN_CONTEXT[i + 1]!)?.length ?? 0)) return false;
+  }
+  // The Katakana middle dot counts as Katakana: the label needs one other Japanese character.
+  return !label.includes('\u30fb') || JAPANESE.test(label.replace(/\u30fb/gu, ''));
+}
 
 /**
  * Checks an e-mail address and gives the form to send: the local part as typed (NFC), the
@@ -137,7 +162,8 @@ function asciiDomain(domain: string, international: boolean): string | { problem
   const uLabels = unicode.domain.split('.');
   for (const label of uLabels) {
     if (!NON_ASCII.test(label)) continue;
-    if (!IDNA2008_LABEL.test(label)) return { problem: 'format' };
+    const letters = label.replace(new RegExp(CONTEXT_PUNCTUATION.source, 'gu'), '');
+    if (!IDNA2008_LABEL.test(letters) || !contextRulesHold(label)) return { problem: 'format' };
     if (label.normalize('NFKC') !== label || HIDDEN.test(label)) return { problem: 'lookalike' };
   }
   if (!domainShownAsWritten(uLabels, tld)) return { problem: 'lookalike' };

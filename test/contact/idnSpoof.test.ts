@@ -79,6 +79,8 @@ describe('one verdict for every spelling of a domain', () => {
     ['παράδειγμα.ελ', 'xn--hxajbheg2az3al.xn--qxam'],
     ['例え.jp', 'xn--r8jz45g.jp'],
     ['ドメイン名例.jp', 'xn--eckwd4c7cu47r2wf.jp'],
+    ['col·legi.cat', 'xn--collegi-xma.cat'],
+    ['ドメイン・名.jp', 'xn--eckwd4c7cvb9552b.jp'],
   ];
   it.each(REAL)('%s is sent as %s in every spelling', (domain, aLabels) => {
     for (const [how, spelling] of spellings(domain)) {
@@ -89,6 +91,13 @@ describe('one verdict for every spelling of a domain', () => {
   it('the issue’s three spellings of one look-alike get one verdict', () => {
     for (const address of ['adam@exƷmple.com', 'adam@exʒmple.com', 'adam@xn--exmple-cbd.com'])
       expect(readEmail(address, intl), address).toEqual({ problem: 'lookalike' });
+  });
+
+  it('takes IDNA2008 punctuation only where its context rule holds (RFC 5892 appendix A)', () => {
+    for (const domain of ['co·legi.cat', 'ab·.cat', 'ab・cd.jp', '・.jp', '׳שלום.il'])
+      expect(readEmail(`ada@${domain}`, intl), domain).toEqual({ problem: 'format' });
+    expect(readEmail('ada@col·legi.com', intl)).toEqual({ problem: 'lookalike' }); // Chromium: .cat only
+    expect(readEmail('ada@שלום׳.il', intl)).toEqual({ address: 'ada@xn--9dbne9bzc.il' });
   });
 
   it('a real Cyrillic name under a Cyrillic TLD is sent: ivan@рег.рф', () => {
