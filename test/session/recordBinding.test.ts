@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readLoginRecord, requireIdentity, requireLowRisk, requireServiceSession } from '../../src/index.js';
 import { bound, isBound, sessionUser, userText } from '../../src/session/recordBinding.js';
 import { registerRecordKey } from '../../src/session/recordKeys.js';
-import type { StoredLoginRecord, UnboundStoredRecord } from '../../src/session/recordFormat.js';
+import type { UnboundStoredRecord } from '../../src/session/recordFormat.js';
 import { clickLink, lastLinkTo, loginVia } from '../helpers/harness.js';
 import type { Harness, SessionKind } from '../helpers/harness.js';
 import { signedSessionCookie, sessionCookie } from '../helpers/sessionCookie.js';
