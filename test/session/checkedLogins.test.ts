@@ -23,60 +23,6 @@ const JSON_ACCEPT = { accept: 'application/json' };
 const COOKIE_KEY = 'harness-cookie-key';
 const OTHER = 'a-secret-that-sealed-nothing';
 
-describe('a remembered check counts for the exact list of seal secrets it was made with (cookie session)', () => {
-  it("each route's list opens the signals afresh: a list without the sealing secret never passes, one with it does", async () => {
-    const h = await harness({
-      strategy: { enrich: ['secureInfo'] },
-      routes: (app) => {
-        const ok: RequestHandler = (_req, res) => void res.json({ ok: true });
-        const record: RequestHandler = (req, res) => void res.json({ record: readLoginRecord(req) ?? null });
-        // Each route gives the request a list of its own (the last sessionCompat() wins).
-        const lists: Record<string, string | string[]> = {
-          other: OTHER,
-          'other-then-key': [OTHER, COOKIE_KEY],
-          'key-then-other': [COOKIE_KEY, OTHER],
-          key: COOKIE_KEY,
-        };
-        app.get('/guarded', requireLowRisk(), ok);
-        app.get('/record', record);
-        for (const [name, secret] of Object.entries(lists)) {
-          const compat = sessionCompat({ secret });
-          app.get(`/guarded/${name}`, compat, requireLowRisk(), ok);
-          app.get(`/record/${name}`, compat, record);
-        }
-      },
-    });
-    const browser = h.browser();
-    expect((await loginVia(h, browser, { email: 'lists@example.com' }, 'clean')).status).toBe(302);
-    const get = async (path: string) => browser.get(path).set(JSON_ACCEPT);
-    const passes = async (path: string) => expect((await get(path)).body, path).toEqual({ ok: true });
-    const blocked = async (path: string) => {
-      const res = await get(path);
-      expect(res.status, path).toBe(403);
-      expect(res.body, path).toEqual({ error: { code: 'RISK_BLOCKED' } });
-    };
-
-    // Opened with the cookie's own list, and remembered for it.
-    await passes('/guarded');
-    // A list that cannot open them: the signals read as malformed, and that check is remembered too...
-    await blocked('/guarded/other');
-    expect((await get('/record/other')).body.record.risk.signals).toEqual({ v: 1, f: '!' });
-    await blocked('/guarded/other');
-    // ...but counts for no other list: a longer one that adds the sealing secret opens them.
-    await passes('/guarded/other-then-key');
-    await blocked('/guarded/other');
-    await passes('/guarded/key-then-other');
-    // The same secrets in a list of another setup: checked again, and they open.
-    await passes('/guarded/key');
-    await blocked('/guarded/other');
-    await passes('/guarded');
-    const opened = (await get('/record')).body.record.risk.signals;
-    expect(opened).toMatchObject({ v: 1 });
-    expect(opened.f).not.toBe('!');
-    expect((await get('/record/other-then-key')).body.record.risk.signals).toEqual(opened);
-  });
-});
-
 // The check itself, called as the guards call it, on sessions shaped as each session library
 // hands them over (the binding made with a key of this process, as a login makes it).
 
@@ -250,5 +196,60 @@ describe('readLoginRecord() hands out copies', () => {
     expect(Object.keys(plain)).not.toContain('risk');
     const none: UnboundStoredRecord = { ...RECORD, risk: { signals: null, action: 'block', at: 1 } };
     expect(readLoginRecord(requestFor(serverSession(none)))!.risk).toEqual({ signals: null, action: 'block', at: 1 });
+  });
+});
+
+// The same, through real logins and guards.
+describe('a remembered check counts for the exact list of seal secrets it was made with (cookie session)', () => {
+  it("each route's list opens the signals afresh: a list without the sealing secret never passes, one with it does", async () => {
+    const h = await harness({
+      strategy: { enrich: ['secureInfo'] },
+      routes: (app) => {
+        const ok: RequestHandler = (_req, res) => void res.json({ ok: true });
+        const record: RequestHandler = (req, res) => void res.json({ record: readLoginRecord(req) ?? null });
+        // Each route gives the request a list of its own (the last sessionCompat() wins).
+        const lists: Record<string, string | string[]> = {
+          other: OTHER,
+          'other-then-key': [OTHER, COOKIE_KEY],
+          'key-then-other': [COOKIE_KEY, OTHER],
+          key: COOKIE_KEY,
+        };
+        app.get('/guarded', requireLowRisk(), ok);
+        app.get('/record', record);
+        for (const [name, secret] of Object.entries(lists)) {
+          const compat = sessionCompat({ secret });
+          app.get(`/guarded/${name}`, compat, requireLowRisk(), ok);
+          app.get(`/record/${name}`, compat, record);
+        }
+      },
+    });
+    const browser = h.browser();
+    expect((await loginVia(h, browser, { email: 'lists@example.com' }, 'clean')).status).toBe(302);
+    const get = async (path: string) => browser.get(path).set(JSON_ACCEPT);
+    const passes = async (path: string) => expect((await get(path)).body, path).toEqual({ ok: true });
+    const blocked = async (path: string) => {
+      const res = await get(path);
+      expect(res.status, path).toBe(403);
+      expect(res.body, path).toEqual({ error: { code: 'RISK_BLOCKED' } });
+    };
+
+    // Opened with the cookie's own list, and remembered for it.
+    await passes('/guarded');
+    // A list that cannot open them: the signals read as malformed, and that check is remembered too...
+    await blocked('/guarded/other');
+    expect((await get('/record/other')).body.record.risk.signals).toEqual({ v: 1, f: '!' });
+    await blocked('/guarded/other');
+    // ...but counts for no other list: a longer one that adds the sealing secret opens them.
+    await passes('/guarded/other-then-key');
+    await blocked('/guarded/other');
+    await passes('/guarded/key-then-other');
+    // The same secrets in a list of another setup: checked again, and they open.
+    await passes('/guarded/key');
+    await blocked('/guarded/other');
+    await passes('/guarded');
+    const opened = (await get('/record')).body.record.risk.signals;
+    expect(opened).toMatchObject({ v: 1 });
+    expect(opened.f).not.toBe('!');
+    expect((await get('/record/other-then-key')).body.record.risk.signals).toEqual(opened);
   });
 });

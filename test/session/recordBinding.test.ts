@@ -183,6 +183,72 @@ const COOKIE_ONLY: Record<string, Alteration> = {
   "risk: the other login's sealed signals": (r, o) => withRisk(r, { s: (o.risk as Rec).s }),
 };
 
+// The binding as a function first: its cases run in milliseconds.
+describe('the binding itself', () => {
+  const key = registerRecordKey('a store secret for the pinned bindings');
+  const record: UnboundStoredRecord = { v: 2, id: 'pinned@example.com', verified: ['EMAIL'] };
+  const user = { id: 'pinned@example.com' };
+  const express = { id: 'a-session-id', passport: { user } };
+  const cookie = { passport: { user } };
+
+  // Pinned: a record written by this version must read back after an upgrade (a change here
+  // logs everyone out, or, worse, binds less than it did).
+  it.each<[string, Rec, UnboundStoredRecord, string]>([
+    ['a cookie session, a record by link', cookie, record, 'Gluptwd9meT1hd0wsmtNsQ'],
+    ['a server-side session, a record by link', express, record, '905zYTWfuZuJn43afWZNRg'],
+    [
+      'a server-side session, every member set',
+      express,
+      {
+        ...record,
+        handoff: true,
+        risk: { signals: { v: 1, f: '0' }, action: 'allow', at: 1 },
+        token: 'the-token',
+        via: 'session',
+      },
+      'IUPS_ZaqmsIJ_f3EAGHOAA',
+    ],
+  ])('%s: its binding is pinned', (_name, session, unbound, b) => {
+    const written = bound(session, unbound, key);
+    expect(written).toEqual({ ...unbound, k: key.id, b });
+    expect(isBound(session, written, userText(session))).toBe(true);
+  });
+
+  it('a `k` and `b` the record had are replaced', () => {
+    const written = bound(express, { ...record, k: 'old', b: 'old' } as UnboundStoredRecord, key);
+    expect(written.k).toBe(key.id);
+    expect(written.b).toBe('905zYTWfuZuJn43afWZNRg');
+  });
+
+  it('covers the session id and the user: the same record in another session, or for another user, is not bound', () => {
+    const written = bound(express, record, key);
+    expect(isBound({ ...express, id: 'another-session-id' }, written, userText(express))).toBe(false);
+    // @fastify/session names it sessionId.
+    expect(isBound({ sessionId: 'a-session-id', passport: { user } }, written, userText(express))).toBe(true);
+    expect(isBound(express, written, JSON.stringify({ id: 'someone-else@example.com' }))).toBe(false);
+    expect(isBound(express, { ...written, b: written.b.slice(1) }, userText(express))).toBe(false);
+  });
+
+  it("reads the user as Passport keeps it (passport.user) and as @fastify/passport does (passport's value)", () => {
+    expect(sessionUser({ passport: { user } })).toEqual(user);
+    expect(sessionUser({ passport: user })).toEqual(user);
+    expect(sessionUser({ passport: 'alice' })).toBe('alice');
+    expect(sessionUser({})).toBeUndefined();
+    expect(userText({ passport: { user } })).toBe('{"id":"pinned@example.com"}');
+    // No user: a text no record written at a login was bound to.
+    expect(userText({})).toBe('undefined');
+    expect(userText({ passport: {} })).toBe('{}');
+  });
+
+  it('a record naming a key this process does not have is no record, and says nothing while the process has keys', async () => {
+    warnings.length = 0;
+    const written = bound(express, record, key);
+    expect(isBound(express, { ...written, k: 'B'.repeat(11) }, userText(express))).toBe(false);
+    await settleWarnings();
+    expect(warnings.filter((w) => w.code === 'OTPLESS_NO_RECORD_KEY')).toEqual([]);
+  });
+});
+
 describe.each<SessionKind>(['express', 'cookie'])('a login record changed in the session (%s session)', (kind) => {
   const cases = { ...EVERY_SESSION, ...(kind === 'express' ? EXPRESS_ONLY : COOKIE_ONLY) };
 
@@ -333,70 +399,5 @@ describe('members the keyed digest reads alike are refused by their type', () =>
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHENTICATED);
     expect((await changed.get('/record')).body).toEqual({ record: null });
-  });
-});
-
-describe('the binding itself', () => {
-  const key = registerRecordKey('a store secret for the pinned bindings');
-  const record: UnboundStoredRecord = { v: 2, id: 'pinned@example.com', verified: ['EMAIL'] };
-  const user = { id: 'pinned@example.com' };
-  const express = { id: 'a-session-id', passport: { user } };
-  const cookie = { passport: { user } };
-
-  // Pinned: a record written by this version must read back after an upgrade (a change here
-  // logs everyone out, or, worse, binds less than it did).
-  it.each<[string, Rec, UnboundStoredRecord, string]>([
-    ['a cookie session, a record by link', cookie, record, 'Gluptwd9meT1hd0wsmtNsQ'],
-    ['a server-side session, a record by link', express, record, '905zYTWfuZuJn43afWZNRg'],
-    [
-      'a server-side session, every member set',
-      express,
-      {
-        ...record,
-        handoff: true,
-        risk: { signals: { v: 1, f: '0' }, action: 'allow', at: 1 },
-        token: 'the-token',
-        via: 'session',
-      },
-      'IUPS_ZaqmsIJ_f3EAGHOAA',
-    ],
-  ])('%s: its binding is pinned', (_name, session, unbound, b) => {
-    const written = bound(session, unbound, key);
-    expect(written).toEqual({ ...unbound, k: key.id, b });
-    expect(isBound(session, written, userText(session))).toBe(true);
-  });
-
-  it('a `k` and `b` the record had are replaced', () => {
-    const written = bound(express, { ...record, k: 'old', b: 'old' } as UnboundStoredRecord, key);
-    expect(written.k).toBe(key.id);
-    expect(written.b).toBe('905zYTWfuZuJn43afWZNRg');
-  });
-
-  it('covers the session id and the user: the same record in another session, or for another user, is not bound', () => {
-    const written = bound(express, record, key);
-    expect(isBound({ ...express, id: 'another-session-id' }, written, userText(express))).toBe(false);
-    // @fastify/session names it sessionId.
-    expect(isBound({ sessionId: 'a-session-id', passport: { user } }, written, userText(express))).toBe(true);
-    expect(isBound(express, written, JSON.stringify({ id: 'someone-else@example.com' }))).toBe(false);
-    expect(isBound(express, { ...written, b: written.b.slice(1) }, userText(express))).toBe(false);
-  });
-
-  it("reads the user as Passport keeps it (passport.user) and as @fastify/passport does (passport's value)", () => {
-    expect(sessionUser({ passport: { user } })).toEqual(user);
-    expect(sessionUser({ passport: user })).toEqual(user);
-    expect(sessionUser({ passport: 'alice' })).toBe('alice');
-    expect(sessionUser({})).toBeUndefined();
-    expect(userText({ passport: { user } })).toBe('{"id":"pinned@example.com"}');
-    // No user: a text no record written at a login was bound to.
-    expect(userText({})).toBe('undefined');
-    expect(userText({ passport: {} })).toBe('{}');
-  });
-
-  it('a record naming a key this process does not have is no record, and says nothing while the process has keys', async () => {
-    warnings.length = 0;
-    const written = bound(express, record, key);
-    expect(isBound(express, { ...written, k: 'B'.repeat(11) }, userText(express))).toBe(false);
-    await settleWarnings();
-    expect(warnings.filter((w) => w.code === 'OTPLESS_NO_RECORD_KEY')).toEqual([]);
   });
 });
