@@ -52,7 +52,9 @@ function checkNotDelivered(spec: FaultSpec): void {
     );
   }
   if (spec.path !== ENDPOINTS.sendMagicLink.path) {
-    throw new TypeError(`fault(spec): spec.notDelivered applies to the send only: path "${ENDPOINTS.sendMagicLink.path}"`);
+    throw new TypeError(
+      `fault(spec): spec.notDelivered applies to the send only: path "${ENDPOINTS.sendMagicLink.path}"`,
+    );
   }
   if (spec.reset || faultAnswers(spec) || spec.delayMs !== undefined) {
     throw new TypeError('fault(spec): spec.notDelivered answers the send as usual, so it takes only path and times');

@@ -132,7 +132,10 @@ export function inboxPage(
   lost: readonly OutboxEntry[] = [],
 ): string {
   const cards = [
-    ...sent.map(({ entry, login }) => ({ at: entry.createdAt, html: entryCard(entry, stateOf(entry, login, now), now) })),
+    ...sent.map(({ entry, login }) => ({
+      at: entry.createdAt,
+      html: entryCard(entry, stateOf(entry, login, now), now),
+    })),
     ...lost.map((entry) => ({ at: entry.createdAt, html: lostCard(entry, now) })),
   ]
     .map((card, index) => ({ ...card, index }))

@@ -129,9 +129,7 @@ export async function showWaitingPage(
     ...(app ? { openApp: app } : {}),
     statusUrl: paths.status,
     continueUrl: paths.callback,
-    ...(waiting
-      ? { resend: { action: paths.send, hidden: { resend: '1' }, resendInSeconds, choices } }
-      : {}),
+    ...(waiting ? { resend: { action: paths.send, hidden: { resend: '1' }, resendInSeconds, choices } } : {}),
     startAgainUrl: paths.signIn,
     now,
   });

@@ -52,7 +52,8 @@ export function serviceAppLink(uri: unknown): AppLink | undefined {
   for (const allowed of SERVICE_APP_LINKS) {
     if (url.protocol !== allowed.protocol || url.hostname !== allowed.host) continue;
     const digits = allowed.path.exec(url.pathname)?.[1];
-    if (digits !== undefined) return { channel: allowed.channel, href: `${allowed.protocol}//${allowed.host}/${digits}` };
+    if (digits !== undefined)
+      return { channel: allowed.channel, href: `${allowed.protocol}//${allowed.host}/${digits}` };
   }
   return undefined;
 }

@@ -103,7 +103,9 @@ export function waitingView(ctx: PageContext, input: WaitingInput): WaitingView 
     ...(input.match !== undefined && input.status === 'pending' ? { match: input.match } : {}),
     sentTo,
     sentVia,
-    ...(input.openApp && live ? { openApp: { href: input.openApp.href, label: tr.t('waiting.openApp.WHATSAPP') } } : {}),
+    ...(input.openApp && live
+      ? { openApp: { href: input.openApp.href, label: tr.t('waiting.openApp.WHATSAPP') } }
+      : {}),
     ...(input.expiresAt
       ? {
           expiresAt: input.expiresAt,
@@ -132,7 +134,10 @@ export function waitingView(ctx: PageContext, input: WaitingInput): WaitingView 
             method: 'post' as const,
             hidden: { ...resend.hidden },
             button: tr.t('error.sendNew'),
-            text: where.length && sentVia.length ? tr.t('error.sendNewTo', { to: sentVia.map((v) => v.to).join(', ') }) : '',
+            text:
+              where.length && sentVia.length
+                ? tr.t('error.sendNewTo', { to: sentVia.map((v) => v.to).join(', ') })
+                : '',
           },
         }
       : {}),
