@@ -162,6 +162,20 @@ if (!existsSync(CHROMIUM)) {
     expect(JSON.parse((await laptop.locator('body').textContent())!)).toEqual({ id: mobile });
   });
 
+  it('with scripts off: the page reloads itself past the wait, and "Send by SMS instead" is a plain form', async () => {
+    const url = await startApp({ resendAfterSeconds: 1 });
+    const mobile = number();
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    contexts.push(context);
+    const laptop = await context.newPage();
+    await askWithMobile(laptop, url, mobile);
+    // The <noscript> refresh reloads every 5 s: the button comes back enabled.
+    await laptop.waitForSelector('#resend-sms:not([disabled])', WAIT);
+    await Promise.all([laptop.waitForURL(/\/auth\/waiting$/, WAIT), laptop.click('#resend-sms')]);
+    await expect(laptop.locator('#waiting-sent').textContent()).resolves.toContain('by SMS.');
+    expect(linkTo(mobile).channel).toBe('SMS');
+  });
+
   it('on a phone: "Open WhatsApp" for the service’s own link, absent for any other', async () => {
     const url = await startApp();
     const phone = await newPage(IPHONE_UA);
