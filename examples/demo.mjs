@@ -46,6 +46,15 @@ async function main() {
     } else {
       const emulator = await startEmulator({ quiet: true });
       closers.push(() => emulator.close());
+      // NOT_DELIVERED=WHATSAPP: the emulator loses every WhatsApp message (the service answers,
+      // nothing arrives), so the waiting page's "Send by SMS instead" can be tried.
+      if (env.NOT_DELIVERED) {
+        emulator.fault({
+          path: '/auth/v1/authorize',
+          notDelivered: env.NOT_DELIVERED.trim().toUpperCase(),
+          times: Infinity,
+        });
+      }
       devInboxUrl = `${emulator.authUrl}/`;
       started = await startApp({
         port,

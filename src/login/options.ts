@@ -88,6 +88,13 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    */
   channel?: MagicLinkChannel;
   /**
+   * After the resend wait, the waiting page (and its JSON) offers a mobile number's link by the
+   * other channel too ("Send by SMS instead" after WhatsApp, and the other way round), a new send
+   * of the same sign-in to the same number within the send limits. False offers only the same
+   * channel again (an account without SMS, say). Default true.
+   */
+  fallbackChannel?: boolean;
+  /**
    * Limits on `send()` per client IP and per destination: options (see `SendLimitsOptions`), a
    * `SendLimiter` of your own, or `false` for none. Default per 15 minutes: 5 per destination from
    * one client IP, 15 per destination from all IPs together, and 20 per IP; in memory, or in
