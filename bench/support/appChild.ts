@@ -58,7 +58,11 @@ async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<vo
   const limits =
     args.limits === 'off'
       ? (false as const)
-      : { perIp: ROOMY, perDestination: ROOMY, ...(redis ? { redis, prefix: `bench:${process.pid}:`, secret: BENCH_LIMITS_SECRET } : {}) };
+      : {
+          perIp: ROOMY,
+          perDestination: ROOMY,
+          ...(redis ? { redis, prefix: `bench:${process.pid}:`, secret: BENCH_LIMITS_SECRET } : {}),
+        };
   const h = await startHarness({
     // The harness reads only the emulator's two URLs; the emulator runs in another process.
     emulator: { authUrl: args.authUrl, userAuthUrl: args.userAuthUrl } as Emulator,
