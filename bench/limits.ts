@@ -109,7 +109,13 @@ export async function runLimitsBench(
       client.on('error', () => undefined);
       await client.connect();
       try {
-        const onRedis = new SendLimiter({ perIp: ROOMY, perDestination: ROOMY, redis: client, prefix: 'bench:', secret: LIMITS_SECRET });
+        const onRedis = new SendLimiter({
+          perIp: ROOMY,
+          perDestination: ROOMY,
+          redis: client,
+          prefix: 'bench:',
+          secret: LIMITS_SECRET,
+        });
         await microsPerTake(onRedis, options.takes / 20);
         for (let i = 0; i < rounds; i++) takes.redis.push(await microsPerTake(onRedis, options.takes / 5));
       } finally {
