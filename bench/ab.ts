@@ -1,5 +1,10 @@
 /**
  * This checkout's login callback against another checkout's, alternated:
+ * `npx tsx bench/ab.ts --together --base-mode floor [--app fastify]` pairs ours with the same-work
+ * floor (bench/support/floorLogin.ts: a hand-written Passport login doing the strategy's checks);
+ * `--quick` runs one small round, for CI (it only has to finish: no figure is judged).
+ * Before the rounds, each side is shown a link used once already: both must refuse it.
+ *
  * `npx tsx bench/ab.ts --base DIR [--app express|fastify] [--rounds 9] [--logins 1500] [--warmup-rounds 2]`, or two
  * apps of this checkout: `npx tsx bench/ab.ts --base-mode bare-bound --mode strategy`.
  *
@@ -15,7 +20,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Agent } from 'undici';
+import { Agent, request } from 'undici';
 import { CLIENT } from '../test/helpers/harness.js';
 import { startEmulatorProcess } from '../test/resilience/support/emulatorProcess.js';
 import { forkChild, type Child } from './support/child.js';
@@ -48,12 +53,26 @@ const { values } = parseArgs({
      * keep the pending sends in different shapes).
      */
     sender: { type: 'string', default: 'separate' },
+    /** One small round after a small warm-up: a smoke run (CI), not a measurement. */
+    quick: { type: 'boolean', default: false },
   },
 });
+if (values.quick) Object.assign(values, { rounds: '1', logins: '200', warmup: '100', 'warmup-rounds': '1' });
 const here = fileURLToPath(new URL('..', import.meta.url));
 const baseDir = values.base ?? here;
-const childFile = (dir: string) =>
-  join(dir, 'bench/support', values.app === 'fastify' ? 'fastifyAppChild.ts' : 'appChild.ts');
+const fastify = values.app === 'fastify';
+const childFile = (dir: string, mode: string) =>
+  join(
+    dir,
+    'bench/support',
+    mode === 'floor'
+      ? fastify
+        ? 'floorFastifyChild.ts'
+        : 'floorExpressChild.ts'
+      : fastify
+        ? 'fastifyAppChild.ts'
+        : 'appChild.ts',
+  );
 const logins = Number(values.logins);
 const connections = Number(values.connections);
 
@@ -61,10 +80,15 @@ const agent = new Agent({ connections: 64 });
 const emulator = await startEmulatorProcess({ emulator: { clients: [CLIENT], quiet: true, maxLogins: 100_000 } });
 const urls = { authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl };
 const apps: Record<'base' | 'this', Child<{ url: string }>> = {
-  base: await forkChild<{ url: string }>(childFile(baseDir), { mode: values['base-mode'], ...urls }),
-  this: await forkChild<{ url: string }>(childFile(here), {
+  base: await forkChild<{ url: string }>(childFile(baseDir, values['base-mode']), {
+    mode: values['base-mode'],
+    ...urls,
+    ...CLIENT,
+  }),
+  this: await forkChild<{ url: string }>(childFile(here, values.mode), {
     mode: values.mode,
     ...urls,
+    ...CLIENT,
     ...(values.limits ? { limits: values.limits } : {}),
   }),
 };
@@ -76,10 +100,10 @@ const sender =
     ? apps.base
     : values.sender === 'measured' && values.mode === 'strategy'
       ? apps.this
-      : await forkChild<{ url: string }>(childFile(here), { mode: 'strategy', ...urls });
+      : await forkChild<{ url: string }>(childFile(here, 'strategy'), { mode: 'strategy', ...urls });
 const baseSender =
   values.sender === 'own'
-    ? await forkChild<{ url: string }>(childFile(baseDir), { mode: 'strategy', ...urls })
+    ? await forkChild<{ url: string }>(childFile(baseDir, 'strategy'), { mode: 'strategy', ...urls })
     : sender;
 console.log(
   values.sender === 'own'
@@ -92,7 +116,33 @@ const prepareBy =
     // Both checkouts write the same pending record (unless --sender own): a cookie from either send route fits both.
     (await prepareLogins(from.ready.url, emulator, count, agent)).map(({ path, cookie }) => ({ path, cookie }));
 const prepare = { base: prepareBy(baseSender), this: prepareBy(sender) };
+/**
+ * A link used once is refused the second time (its session cookie replayed as the browser had
+ * it): the first use must log in (a redirect to /me), the second must not (a 4xx).
+ */
+async function assertSecondUseRefused(side: 'base' | 'this'): Promise<void> {
+  const [login] = await prepare[side](1);
+  if (!login) throw new Error(`${side}: no login prepared`);
+  const use = async () => {
+    const res = await request(`${apps[side].ready.url}${login.path}`, {
+      dispatcher: agent,
+      headers: login.cookie ? { cookie: login.cookie } : {},
+    });
+    await res.body.dump();
+    return { status: res.statusCode, location: res.headers.location };
+  };
+  const first = await use();
+  if (first.status !== 302 || first.location !== '/me')
+    throw new Error(`${side}: a fresh link did not log in (${first.status} ${String(first.location)})`);
+  const second = await use();
+  if (second.status < 400 || second.status >= 500)
+    throw new Error(`${side}: a link used once was not refused the second time (${second.status})`);
+  console.log(`${side}: a second use of a link is refused (${second.status})`);
+}
+
 try {
+  await assertSecondUseRefused('base');
+  await assertSecondUseRefused('this');
   // A first load of each app alone, then whole warm-up rounds run like the measured ones.
   for (const side of ['base', 'this'] as const) {
     const warm = Number(values.warmup);

@@ -43,6 +43,8 @@ type RedisClient = ReturnType<typeof import('redis').createClient>;
 
 /** Budgets no benchmark reaches: every send is counted, none is refused. */
 const ROOMY = { limit: 1_000_000, windowSeconds: 3600 };
+/** Counts in Redis are keyed digests under a secret every instance shares (required with `redis`). */
+const BENCH_LIMITS_SECRET = 'bench-send-limits-secret-0123456789abcdef';
 
 async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<void> }> {
   let redis: RedisClient | undefined;
@@ -56,7 +58,11 @@ async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<vo
   const limits =
     args.limits === 'off'
       ? (false as const)
-      : { perIp: ROOMY, perDestination: ROOMY, ...(redis ? { redis, prefix: `bench:${process.pid}:` } : {}) };
+      : {
+          perIp: ROOMY,
+          perDestination: ROOMY,
+          ...(redis ? { redis, prefix: `bench:${process.pid}:`, secret: BENCH_LIMITS_SECRET } : {}),
+        };
   const h = await startHarness({
     // The harness reads only the emulator's two URLs; the emulator runs in another process.
     emulator: { authUrl: args.authUrl, userAuthUrl: args.userAuthUrl } as Emulator,

@@ -35,8 +35,9 @@ export async function cannon(options: CannonOptions): Promise<CannonResult> {
     connections: options.connections,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 5 }),
     headers: options.headers ?? {},
-    // Time-boxed whatever happens: a stuck request gives up after 10 s.
-    timeout: 10,
+    // Time-boxed whatever happens: a stuck request gives up after 60 s. (10 s was too short for
+    // the first, cold requests on a 2-core machine at load 16: a few of them timed out.)
+    timeout: 60,
     requests: next
       ? [
           {

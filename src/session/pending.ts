@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
-import { labelledDigest, openJson, sealJson } from '../crypto.js';
+import { labelledDigest, openJson, sealJson, sha256Base64url } from '../crypto.js';
 import { rememberAtMost } from '../boundedMemo.js';
 import { removeSessionValue, sessionIdOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
@@ -66,7 +66,7 @@ export const MAX_PENDING = 5;
 
 /** Hashes a request id for storage in the session. */
 export function hashRequestId(requestId: string): string {
-  return createHash('sha256').update(requestId).digest('base64url').slice(0, 22);
+  return sha256Base64url(requestId).slice(0, 22);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { mac128 } from '../crypto.js';
 import { sessionIdOf } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
@@ -65,7 +66,7 @@ function boundText(session: SessionLike, record: StoredLoginRecord, user: string
 }
 
 function macOf(key: RecordKey, text: string): string {
-  return createHmac('sha256', key.key).update(`login record\0${text}`).digest().subarray(0, 16).toString('base64url');
+  return mac128(key.key, `login record\0${text}`);
 }
 
 /** Thrown when a record is to be written in a process that has no key to bind it with. */
