@@ -37,6 +37,9 @@ export interface LoginSetup extends CheckedStrategyOptions {
 /** Where a strategy keeps its setup, for the routes mounted around it (not enumerable). */
 export const LOGIN_SETUP = Symbol.for('passport-otpless.login-setup');
 
+/** Where a strategy keeps its `verify`, for a sign-in the mount finishes itself (a passkey's; not enumerable). */
+export const LOGIN_VERIFY = Symbol.for('passport-otpless.login-verify');
+
 /** The setup of a `MagicLinkStrategy`, or a TypeError naming who was given something else. */
 export function setupOf(owner: string, strategy: unknown): LoginSetup {
   const setup =

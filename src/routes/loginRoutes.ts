@@ -18,6 +18,9 @@ import { loginPaths } from './paths.js';
 import type { LoginPaths } from './paths.js';
 import { showErrorPage, showSignInPage, showWaitingPage } from './pageRoutes.js';
 import type { PagePaths, SignInChoices } from './pageRoutes.js';
+import { createPasskeyRoutes } from '../passkey/routes.js';
+import type { PasskeyRoutes } from '../passkey/routes.js';
+import type { PasskeyOptions } from '../passkey/options.js';
 import { createSendMiddleware } from './send.js';
 import { createStatusRoute } from './status.js';
 import { readResend, rememberWaiting } from './waitingRecord.js';
@@ -38,6 +41,12 @@ export interface LoginRoutesOptions {
   channelChoice?: boolean;
   /** The strategy's `defaultCountry` for numbers typed on this mount's sign-in page. */
   defaultCountry?: CountryCode;
+  /**
+   * Offer a passkey right after a link login, and "Sign in with a passkey" on the sign-in page
+   * (a sign-in that sends no message). Needs @simplewebauthn/server and a callback URL on a
+   * domain (`localhost` in development). See docs/passkeys.md.
+   */
+  passkeys?: true | PasskeyOptions;
 }
 
 const SITE_PATH = "a path on this site, such as '/'";
@@ -81,6 +90,12 @@ export const LOGIN_ROUTES_OPTIONS = {
     defaultDoc: "the strategy's",
     doc: "how numbers typed without `+` on this mount's sign-in page are read",
   },
+  passkeys: {
+    // Checked by createPasskeyRoutes(), which needs the strategy's callbackUrl and store.
+    check: anyValue<LoginRoutesOptions['passkeys']>(),
+    defaultDoc: 'off',
+    doc: '`true` or `{ rpName, credentials, offerWindowMs, notNowDays }`: a passkey offered right after a link login, and a sign-in with it that sends no message ([passkeys](passkeys.md))',
+  },
 } satisfies OptionTable<LoginRoutesOptions>;
 
 /** The routes of the mount, each a handler of Node's request and response, ready for any host. */
@@ -93,6 +108,8 @@ export interface LoginRoutes {
   callback(req: HttpRequest, res: ServerResponse, next: NextFunction): void;
   /** True when the app serves the sign-in page itself (`pages.signIn`). */
   ownSignIn: boolean;
+  /** The passkey routes, when `passkeys` is on. */
+  passkey?: PasskeyRoutes | undefined;
 }
 
 /** Builds the routes of the mount from a strategy's setup; every option is checked here, once. */
@@ -107,10 +124,15 @@ export function createLoginRoutes(
   const pages = options.pages;
   const paths = loginPaths(owner, setup.callbackUrl, options.paths);
   if (pages.signIn) paths.signIn = pages.signIn;
+  const base = paths.callback.slice(0, paths.callback.lastIndexOf('/'));
+  const passkey = createPasskeyRoutes(owner, setup, options.passkeys, base, options.successRedirect, (req, user) =>
+    passport.logIn(req, user),
+  );
   const choices: SignInChoices = {
     contacts: options.contacts,
     channelChoice: options.channelChoice,
     defaultCountry: options.defaultCountry,
+    ...(passkey ? { passkey: passkey.signIn() } : {}),
   };
   const callbackSettings: CallbackSettings = {
     setup,
@@ -118,6 +140,7 @@ export function createLoginRoutes(
     pages,
     successRedirect: options.successRedirect,
     failureRedirect: options.failureRedirect,
+    ...(passkey ? { afterLogin: passkey.afterLogin } : {}),
   };
 
   // A JSON client gets the send route's JSON; a browser's refused send comes back to the
@@ -151,6 +174,7 @@ export function createLoginRoutes(
   return {
     paths,
     ownSignIn: pages.signIn !== undefined,
+    passkey,
     signIn(req, res, next) {
       showSignInPage(setup, paths, choices, req, res).catch(next);
     },

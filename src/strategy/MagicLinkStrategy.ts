@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { OtplessSetupError } from '../errors/index.js';
-import { composeLogin, LOGIN_SETUP } from '../login/compose.js';
+import { composeLogin, LOGIN_SETUP, LOGIN_VERIFY } from '../login/compose.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
 import { createSendMiddleware } from '../routes/send.js';
@@ -71,6 +71,8 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const setup = composeLogin(options);
     // Not enumerable: the setup holds the client and the secrets' keys, which no log of the strategy shows.
     Object.defineProperty(this, LOGIN_SETUP, { value: setup });
+    // The mount's passkey sign-in runs the same verify (src/passkey/login.ts).
+    Object.defineProperty(setup, LOGIN_VERIFY, { value: verify });
     this.name = setup.name;
     this.client = setup.client;
     this.verify = verify;
