@@ -11,7 +11,9 @@ export type GuardRefusalCode =
   | 'RISK_BLOCKED'
   | 'IDENTITY_REQUIRED'
   // The service session behind a session-token login has ended (`requireServiceSession()`).
-  | 'SESSION_ENDED';
+  | 'SESSION_ENDED'
+  // A passkey sign-in carries no risk signals: `requireLowRisk()` refuses it unless `passkeyLogins: 'accept'`.
+  | 'PASSKEY_NOT_ACCEPTED';
 
 /** The status of each refusal; its words are in the message catalogue (`guard.<code>.title/text`). */
 const STATUS: Record<GuardRefusalCode, number> = {
@@ -20,6 +22,7 @@ const STATUS: Record<GuardRefusalCode, number> = {
   RISK_BLOCKED: 403,
   IDENTITY_REQUIRED: 403,
   SESSION_ENDED: 401,
+  PASSKEY_NOT_ACCEPTED: 403,
 };
 
 /**

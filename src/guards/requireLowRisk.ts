@@ -88,6 +88,13 @@ export interface RequireLowRiskOptions extends GuardOptions {
   observeOnly?: boolean;
   /** Receives every decision with its reasons (never a token). An exception here is passed to `next`. */
   audit?(event: RiskAuditEvent): void;
+  /**
+   * A sign-in with a passkey (the mount's `passkeys`) made no service call, so it carries none of
+   * the signals this guard judges. `'refuse'` (the default) fails closed with 403
+   * `PASSKEY_NOT_ACCEPTED`; `'accept'` lets it through as `allow`, by name: the app judges a
+   * device-bound, user-verified passkey low-risk enough for this route.
+   */
+  passkeyLogins?: 'refuse' | 'accept';
 }
 
 const GUARD = 'requireLowRisk';
@@ -205,6 +212,7 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   // Synchronous unless a refetch is due: a guard runs on every request of the route.
   return createGuard(GUARD, opts, (req, res, next, record, verdicts) => {
     const now = Date.now();
+    if (record.via === 'passkey') return passkeyLogin(req, res, next, opts);
     if (!record.risk && !saidNoSignals) {
       saidNoSignals = true;
       process.emitWarning(
@@ -230,6 +238,24 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
       respond(req, res, next, refreshed, judge(refreshed, now, false, true), now);
     });
   });
+}
+
+/**
+ * A passkey sign-in: no signals to judge. Refused (fail closed) unless the route's policy accepts
+ * passkey logins by name; either way `req.risk` says why, with the one reason `passkey`.
+ */
+function passkeyLogin(req: HttpRequest, res: ServerResponse, next: NextFunction, opts: RequireLowRiskOptions): void {
+  const accept = opts.passkeyLogins === 'accept';
+  const verdict: GuardVerdict = {
+    action: accept ? 'allow' : 'block',
+    reasons: [{ signal: 'missing', action: accept ? 'allow' : 'block', detail: 'passkey' }],
+    signalsAt: null,
+    stale: false,
+    refreshed: false,
+  };
+  (req as HttpRequest & { risk?: GuardVerdict }).risk = verdict;
+  if (accept || opts.observeOnly) return next();
+  refuse(req, res, 'PASSKEY_NOT_ACCEPTED', opts.loginUrl);
 }
 
 /** Signals read again through secure-info, or `undefined` when that failed. */
@@ -341,6 +367,11 @@ export const REQUIRE_LOW_RISK_OPTIONS = {
     check: isFunction<RequireLowRiskOptions['audit']>(),
     defaultDoc: 'none',
     doc: '`(event)` for every decision: `userId`, `route`, `action`, `reasons`, `stale`, `refreshed`, `observeOnly`, `at`; never a token. An exception in it is passed to `next`',
+  },
+  passkeyLogins: {
+    check: oneOf(['refuse', 'accept'] as const),
+    defaultDoc: "`'refuse'`",
+    doc: "a passkey sign-in carries no risk signals: `'refuse'` answers 403 `PASSKEY_NOT_ACCEPTED`, `'accept'` lets it through by name",
   },
   ...GUARD_OPTIONS,
 } satisfies OptionTable<RequireLowRiskOptions>;
