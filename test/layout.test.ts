@@ -44,6 +44,8 @@ const TESTED_THROUGH: Record<string, string> = {
   // The checks every options table uses, through the tables' defaults and refusals.
   'options/checks.ts': 'test/options/defaults.test.ts',
   'options.ts': 'test/options/unknownOptions.test.ts',
+  // Passkeys: the ceremony steps, the grant, the pages and the script, over real HTTP and in Chromium.
+  'passkey/': 'test/passkey/routes.test.ts',
   'risk/signals.ts': 'test/risk/assessRisk.test.ts',
   // The routes the mount serves, over real HTTP.
   'routes/': 'test/routes/mount.test.ts',
