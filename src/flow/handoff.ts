@@ -1,3 +1,4 @@
+import type { FlowDenial } from '../errors/flowCodes.js';
 import type { CodeVerificationResult } from '../wire/types.js';
 import type { FlowStore } from '../stores/types.js';
 import type { DeviceSummary } from './device.js';
@@ -15,9 +16,6 @@ export function withFlowParam(callbackUrl: string, flowId: string): string {
 
 /** Where a cross-device flow stands, as `strategy.status()` reports it. */
 export type FlowStatus = 'none' | 'pending' | 'approved' | 'denied' | 'expired';
-
-/** Why a flow was denied. */
-export type FlowDenial = 'WRONG_NUMBER' | 'USER_DENIED';
 
 /** The shape of the records this version writes; a record of another shape is treated as absent. */
 export const FLOW_RECORD_VERSION = 3;

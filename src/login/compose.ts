@@ -10,10 +10,10 @@ import { optionError, optionsObject } from '../options.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
-import { PREFIX } from '../strategy/options.js';
-import type { MagicLinkStrategyOptions } from '../strategy/options.js';
-import { checkStrategyOptions } from '../strategy/optionTable.js';
-import type { CheckedStrategyOptions } from '../strategy/optionTable.js';
+import { PREFIX } from './options.js';
+import type { MagicLinkStrategyOptions } from './options.js';
+import { checkStrategyOptions } from './optionTable.js';
+import type { CheckedStrategyOptions } from './optionTable.js';
 
 /**
  * The composition root of a login: the checked options and every part built from them, once,
@@ -37,8 +37,17 @@ export interface LoginSetup extends CheckedStrategyOptions {
 /** Where a strategy keeps its setup, for the routes mounted around it (not enumerable). */
 export const LOGIN_SETUP = Symbol.for('passport-otpless.login-setup');
 
-/** Where a strategy keeps its `verify`, for a sign-in the mount finishes itself (a passkey's; not enumerable). */
+/**
+ * Where a strategy keeps its `verify`, run in whichever style it was written, for a sign-in the
+ * mount finishes itself (a passkey's); on the setup, not enumerable.
+ */
 export const LOGIN_VERIFY = Symbol.for('passport-otpless.login-verify');
+
+/** The app's `verify` as the mount runs it: a user, or the refusal `verify` gave. */
+export type LoginVerifier = (
+  req: object,
+  profile: object,
+) => Promise<{ user: unknown; info: { message?: string } | undefined }>;
 
 /** The setup of a `MagicLinkStrategy`, or a TypeError naming who was given something else. */
 export function setupOf(owner: string, strategy: unknown): LoginSetup {
@@ -51,7 +60,7 @@ export function setupOf(owner: string, strategy: unknown): LoginSetup {
 }
 
 /**
- * Checks the options (src/strategy/options.ts) and builds the parts: the client, the store of
+ * Checks the options (src/login/options.ts) and builds the parts: the client, the store of
  * flows and used tokens, the secrets their keys derive from, the handoff and the send limiter.
  */
 export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {

@@ -1,18 +1,28 @@
 import { channels } from '../diagnostics.js';
-import type { LoginSetup } from '../login/compose.js';
+import type { LoginSetup, LoginVerifier } from '../login/compose.js';
 import { writeRecordOnLogin } from '../session/loginRecord.js';
 import type { UnboundLoginRecord } from '../session/loginRecord.js';
-import type { MagicLinkProfile } from '../strategy/profile.js';
-import { runVerify } from '../strategy/verify.js';
-import type { VerifyFunction, VerifyFunctionWithRequest, VerifyOutcome } from '../strategy/verify.js';
+import type { IdentityType } from '../wire/types.js';
 import type { HttpRequest } from '../web/request.js';
 import type { PasskeyCredential } from './credentials.js';
+
+/** A `MagicLinkProfile` as a passkey sign-in fills it (typed here: the room sits below the strategy). */
+export interface PasskeyProfile {
+  provider: 'otpless';
+  id: string;
+  emails: Array<{ value: string; verified: boolean }>;
+  phoneNumbers: Array<{ value: string; verified: boolean }>;
+  identities: Array<{ type: IdentityType; value: string; methods: string[]; verified: boolean }>;
+  via: 'passkey';
+  passkey: { credentialId: string; registeredAt: Date };
+  _json: Record<string, never>;
+}
 
 /**
  * The profile of a passkey sign-in: the user and identities the link login that registered the
  * passkey verified, `via: 'passkey'`, and nothing the service would have said (no call was made).
  */
-export function passkeyProfile(credential: PasskeyCredential): MagicLinkProfile {
+export function passkeyProfile(credential: PasskeyCredential): PasskeyProfile {
   const identities = credential.identities.map((i) => ({
     type: i.type,
     value: i.value,
@@ -47,11 +57,11 @@ export function passkeyRecord(credential: PasskeyCredential): UnboundLoginRecord
  */
 export async function verifyPasskeyUser(
   setup: LoginSetup,
-  verify: VerifyFunction | VerifyFunctionWithRequest,
+  verify: LoginVerifier,
   req: HttpRequest,
   credential: PasskeyCredential,
-): Promise<VerifyOutcome> {
-  const outcome = await runVerify(verify, setup.passReqToCallback, req, passkeyProfile(credential));
+): Promise<Awaited<ReturnType<LoginVerifier>>> {
+  const outcome = await verify(req, passkeyProfile(credential));
   if (!outcome.user) return outcome;
   writeRecordOnLogin(req, passkeyRecord(credential), setup.secrets.recordKey);
   if (channels.loginSucceeded.hasSubscribers) {

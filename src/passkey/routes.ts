@@ -1,12 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { channels } from '../diagnostics.js';
-import { readBodyIfNeeded } from '../routes/body.js';
 import { OtplessRequestError } from '../errors/index.js';
 import { LOGIN_VERIFY } from '../login/compose.js';
-import type { LoginSetup } from '../login/compose.js';
+import type { LoginSetup, LoginVerifier } from '../login/compose.js';
 import { removeSessionValue, sessionOf, setSessionValue } from '../session/session.js';
-import type { VerifyFunction, VerifyFunctionWithRequest } from '../strategy/verify.js';
 import { writeAnswer } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';
 import { isSafeLocalPath, isSameOriginPost } from '../web/origin.js';
@@ -73,10 +71,11 @@ export function createPasskeyRoutes(
   base: string,
   successRedirect: string,
   logIn: PasskeyLogIn,
+  readBody: (req: HttpRequest) => Promise<void>,
 ): PasskeyRoutes | undefined {
   const settings = checkPasskeyOptions(owner, given, setup.callbackUrl, setup.store);
   if (!settings) return undefined;
-  const verify = (setup as { [LOGIN_VERIFY]?: VerifyFunction | VerifyFunctionWithRequest })[LOGIN_VERIFY];
+  const verify = (setup as { [LOGIN_VERIFY]?: LoginVerifier })[LOGIN_VERIFY];
   if (typeof verify !== 'function') throw new TypeError(`${owner}: the first argument must be a MagicLinkStrategy`);
   const ctx: PasskeyContext = {
     settings,
@@ -106,8 +105,11 @@ export function createPasskeyRoutes(
     (req, res, next) => {
       const refused = checkPost(req, setup.callbackUrl, true);
       if (refused) return sendJson(res, refused.status, refused);
-      readJson(req)
-        .then(() => work(req))
+      readBody(req)
+        .then(() => {
+          if (typeof req.body !== 'object' || req.body === null) req.body = {};
+          return work(req);
+        })
         .then(([status, body]) => sendJson(res, status, body))
         .catch((err: unknown) => {
           if (!(err instanceof OtplessRequestError)) return next(err);
@@ -245,10 +247,4 @@ function checkPost(req: HttpRequest, callbackUrl: string, json: boolean): Otples
     return new OtplessRequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the passkey answer as application/json.');
   }
   return undefined;
-}
-
-/** Reads a JSON body when no parser ran; up to 16 KiB (a passkey answer is about 1 KiB). */
-async function readJson(req: HttpRequest): Promise<void> {
-  await readBodyIfNeeded(req);
-  if (typeof req.body !== 'object' || req.body === null) req.body = {};
 }

@@ -125,8 +125,14 @@ export function createLoginRoutes(
   const paths = loginPaths(owner, setup.callbackUrl, options.paths);
   if (pages.signIn) paths.signIn = pages.signIn;
   const base = paths.callback.slice(0, paths.callback.lastIndexOf('/'));
-  const passkey = createPasskeyRoutes(owner, setup, options.passkeys, base, options.successRedirect, (req, user) =>
-    passport.logIn(req, user),
+  const passkey = createPasskeyRoutes(
+    owner,
+    setup,
+    options.passkeys,
+    base,
+    options.successRedirect,
+    (req, user) => passport.logIn(req, user),
+    readBodyIfNeeded,
   );
   const choices: SignInChoices = {
     contacts: options.contacts,

@@ -7,7 +7,7 @@ import { isFunction, stringWhere } from '../options/checks.js';
 import { checkOptionsArgument } from '../options/table.js';
 import type { OptionTable } from '../options/table.js';
 import { sessionOf } from '../session/session.js';
-import { countryCode } from '../strategy/optionTable.js';
+import { countryCode } from '../login/optionTable.js';
 import { answered, nodeArgs, setHeader } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';

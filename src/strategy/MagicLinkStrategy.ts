@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { OtplessSetupError } from '../errors/index.js';
 import { composeLogin, LOGIN_SETUP, LOGIN_VERIFY } from '../login/compose.js';
+import type { LoginVerifier } from '../login/compose.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
 import { createSendMiddleware } from '../routes/send.js';
@@ -12,9 +13,11 @@ import { answered, isFastifyRequest, responseOf, setHeader } from '../web/host.j
 import type { HostHandler } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { CallbackAttempt } from './attempt.js';
-import { isClientError, serviceFailure } from './failures.js';
-import type { MagicLinkStrategyOptions } from './options.js';
+import { isClientError, serviceFailure } from '../login/failures.js';
+import type { MagicLinkStrategyOptions } from '../login/options.js';
 import { PassportStrategyBase } from './passportBase.js';
+import type { MagicLinkProfile } from './profile.js';
+import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 
 export type { FlowStatusBody } from '../routes/status.js';
@@ -72,7 +75,9 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     // Not enumerable: the setup holds the client and the secrets' keys, which no log of the strategy shows.
     Object.defineProperty(this, LOGIN_SETUP, { value: setup });
     // The mount's passkey sign-in runs the same verify (src/passkey/login.ts).
-    Object.defineProperty(setup, LOGIN_VERIFY, { value: verify });
+    const verifier: LoginVerifier = (req, profile) =>
+      runVerify(verify, setup.passReqToCallback, req as HttpRequest, profile as MagicLinkProfile);
+    Object.defineProperty(setup, LOGIN_VERIFY, { value: verifier });
     this.name = setup.name;
     this.client = setup.client;
     this.verify = verify;

@@ -1,10 +1,8 @@
 import type { BotCheckWidget } from '../botCheck/botCheck.js';
+import type { ApprovalOutcome } from '../errors/flowCodes.js';
 import type { IncomingMessage } from 'node:http';
 import type { LocaleOptions, MessageKey, Translator } from './messages/index.js';
 import type { PageTheme } from './theme.js';
-
-/** How an approval on the other device ended. */
-export type ApprovalOutcome = 'approved' | 'wrongNumber' | 'denied' | 'rejected' | 'gone';
 
 /** A form of a page: where it posts, its hidden fields, its button's label. */
 export interface PageForm {

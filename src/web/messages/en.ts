@@ -93,7 +93,7 @@ export const en = {
   'guard.SESSION_ENDED.text': 'Your sign-in has ended. Sign in again to see this page.',
   'guard.signIn': 'Sign in',
   // The callback's refusals, as the app's failure handling shows them: CALLBACK_FAILURES reads its
-  // English here (src/strategy/failures.ts).
+  // English here (src/login/failures.ts).
   'failure.INVALID_CODE':
     'This sign-in link is incomplete or not valid. Open the link from your message again, or ask for a new one.',
   'failure.CODE_REJECTED': 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',

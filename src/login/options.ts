@@ -16,7 +16,7 @@ export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo'
 export type CrossDeviceMode = 'handoff' | 'refuse' | 'accept';
 export const CROSS_DEVICE_MODES: readonly CrossDeviceMode[] = ['handoff', 'refuse', 'accept'];
 
-/** Options of `MagicLinkStrategy`. Their checks and defaults: `STRATEGY_OPTIONS` (src/strategy/optionTable.ts). */
+/** Options of `MagicLinkStrategy`. Their checks and defaults: `STRATEGY_OPTIONS` (src/login/optionTable.ts). */
 export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
   /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
   client?: OtplessClient;
