@@ -9,6 +9,7 @@
  *      |                                                  |
  *   routes/     send, status, pages, the callback route, the one mount, Fastify
  *      |                  guards/   requireLowRisk, requireIdentity, requireServiceSession
+ *   passkey/    passkeys after a link login: ceremony steps, credentials, offer page
  *      |                    |
  *   login/      what the login shares: its options and their table, the composition root,
  *      |        service failures, send-limit glue, enrichment, setup warnings
@@ -59,6 +60,7 @@ const ROOMS = [
       'strategy',
       'routes',
       'guards',
+      'passkey',
       'login',
       'client',
       'flow',
@@ -84,6 +86,7 @@ const ROOMS = [
     'strategy',
     [
       'routes',
+      'passkey',
       'login',
       'client',
       'flow',
@@ -102,6 +105,7 @@ const ROOMS = [
   room(
     'routes',
     [
+      'passkey',
       'login',
       'flow',
       'limits',
@@ -118,6 +122,11 @@ const ROOMS = [
       'boundedMemo.ts',
     ],
     'The routes read the login through login/ (setupOf), never the strategy class, the guards or Nest.',
+  ),
+  room(
+    'passkey',
+    ['login', 'session', 'stores', 'web', 'diagnostics.ts', 'errors', 'wire', 'options', 'options.ts'],
+    'Passkeys after a link login: the ceremony steps, their store and pages. The routes mount them; the strategy tells them what a link login verified; they run verify through login/ (LOGIN_VERIFY).',
   ),
   room(
     'guards',

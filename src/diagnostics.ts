@@ -35,7 +35,7 @@ export interface SendRefusedEvent {
 /** `passport-otpless:login:succeeded`: the strategy handed a user to Passport. */
 export interface LoginSucceededEvent {
   /** How the person was verified: the link in this browser, a frontend token, or a handoff. */
-  via: 'code' | 'token' | 'handoff' | 'session';
+  via: 'code' | 'token' | 'handoff' | 'session' | 'passkey';
   /** The verified identity types. */
   verified: IdentityType[];
   /** The risk verdict stored at login, when signals were asked for. */
@@ -83,6 +83,28 @@ export interface GuardVerdictEvent {
   stale: boolean;
   refreshed: boolean;
   observeOnly: boolean;
+}
+
+/** `passport-otpless:passkey:offered`: the offer page was shown after a link login. */
+export interface PasskeyOfferedEvent {
+  /** Milliseconds the offer stays open (the `offerWindowMs`). */
+  windowMs: number;
+}
+
+/** `passport-otpless:passkey:registered`: a passkey was saved for the user a link login verified. */
+export interface PasskeyRegisteredEvent {
+  /** The identity types the link login verified, which a sign-in with this passkey verifies. */
+  verified: IdentityType[];
+}
+
+/**
+ * `passport-otpless:passkey:login`: a sign-in with a passkey went through (no message sent), or
+ * was refused with a code. Never a credential id, key, handle or challenge.
+ */
+export interface PasskeyLoginEvent {
+  outcome: 'succeeded' | 'refused';
+  /** For a refusal: its code (`PASSKEY_UNKNOWN`, `PASSKEY_COUNTER_BACKWARDS`, ...). */
+  code?: string;
 }
 
 /**
@@ -147,6 +169,9 @@ export const channels: {
   readonly handoffDenied: EventChannel<HandoffDeniedEvent>;
   readonly guardVerdict: EventChannel<GuardVerdictEvent>;
   readonly serviceNotSuccess: EventChannel<ServiceNotSuccessEvent>;
+  readonly passkeyOffered: EventChannel<PasskeyOfferedEvent>;
+  readonly passkeyRegistered: EventChannel<PasskeyRegisteredEvent>;
+  readonly passkeyLogin: EventChannel<PasskeyLoginEvent>;
   readonly serviceCall: ServiceCallChannel;
 } = {
   linkSent: eventChannel('passport-otpless:link:sent'),
@@ -157,6 +182,9 @@ export const channels: {
   handoffDenied: eventChannel('passport-otpless:handoff:denied'),
   guardVerdict: eventChannel('passport-otpless:guard:verdict'),
   serviceNotSuccess: eventChannel('passport-otpless:service:not-success'),
+  passkeyOffered: eventChannel('passport-otpless:passkey:offered'),
+  passkeyRegistered: eventChannel('passport-otpless:passkey:registered'),
+  passkeyLogin: eventChannel('passport-otpless:passkey:login'),
   serviceCall: serviceCallTracing as unknown as ServiceCallChannel,
 };
 
@@ -170,6 +198,9 @@ export const CHANNEL_NAMES = [
   'passport-otpless:handoff:denied',
   'passport-otpless:guard:verdict',
   'passport-otpless:service:not-success',
+  'passport-otpless:passkey:offered',
+  'passport-otpless:passkey:registered',
+  'passport-otpless:passkey:login',
   'tracing:passport-otpless:service:call:start',
   'tracing:passport-otpless:service:call:end',
   'tracing:passport-otpless:service:call:asyncStart',

@@ -88,6 +88,16 @@ export type {
   OtplessRequestErrorBody,
 } from './errors/index.js';
 
+// Passkeys after a link login (the mount's `passkeys` option): the app's list and remove, the store.
+export { passkeysOf, StoreCredentials } from './passkey/index.js';
+export type {
+  PasskeyOptions,
+  PasskeyCredential,
+  PasskeyCredentialStore,
+  PasskeyManager,
+  PasskeySummary,
+} from './passkey/index.js';
+
 // Events (diagnostics_channel), for logs, metrics and OpenTelemetry.
 export { channels } from './diagnostics.js';
 export type {
@@ -98,6 +108,9 @@ export type {
   HandoffApprovedEvent,
   HandoffDeniedEvent,
   ServiceNotSuccessEvent,
+  PasskeyOfferedEvent,
+  PasskeyRegisteredEvent,
+  PasskeyLoginEvent,
   EventChannel,
   GuardVerdictEvent,
   ServiceCallContext,

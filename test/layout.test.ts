@@ -33,6 +33,7 @@ const TESTED_THROUGH: Record<string, string> = {
   'errors/': 'test/types/errorsConsumer.test.ts',
   // The types of requireLowRisk() and its `req.risk`, and the refetch of stale signals it makes.
   'guards/lowRiskTypes.ts': 'test/guards/requireLowRisk.test.ts',
+  'guards/passkeyLogins.ts': 'test/passkey/routes.test.ts',
   'guards/refuse.ts': 'test/guards/requireLowRisk.test.ts',
   'guards/requireIdentity.ts': 'test/guards/requireLowRisk.test.ts',
   'guards/requireServiceSession.ts': 'test/strategy/sessionToken.test.ts',
@@ -49,6 +50,8 @@ const TESTED_THROUGH: Record<string, string> = {
   // The checks every options table uses, through the tables' defaults and refusals.
   'options/checks.ts': 'test/options/defaults.test.ts',
   'options.ts': 'test/options/unknownOptions.test.ts',
+  // Passkeys: the ceremony steps, the grant, the pages and the script, over real HTTP and in Chromium.
+  'passkey/': 'test/passkey/routes.test.ts',
   'risk/signals.ts': 'test/risk/assessRisk.test.ts',
   // The routes the mount serves, over real HTTP.
   'routes/': 'test/routes/mount.test.ts',

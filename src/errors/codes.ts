@@ -38,6 +38,16 @@ export const REQUEST_ERROR_CODES = [
   'SERVICE_NOT_SUCCESS',
   // A store we depend on (flows and used tokens, or the send limits) did not answer: fail closed.
   'STORE_UNAVAILABLE',
+  // Passkeys (src/passkey/): a registration outside the fresh link login that allows it (403),
+  // a challenge expired, used or never given (400), a passkey this site does not know (401), a
+  // response made for another origin (400), a signature counter that went backwards (401: a cloned
+  // authenticator), or any other response that does not verify (400).
+  'PASSKEY_NOT_ALLOWED',
+  'PASSKEY_CHALLENGE_EXPIRED',
+  'PASSKEY_UNKNOWN',
+  'PASSKEY_WRONG_ORIGIN',
+  'PASSKEY_COUNTER_BACKWARDS',
+  'PASSKEY_INVALID',
 ] as const;
 /** A code of `OtplessRequestError`. */
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
@@ -52,6 +62,9 @@ export const SETUP_ERROR_CODES = [
   'MISSING_SESSION_SECRET',
   // Passport's redirect options on a host without res.redirect (Connect).
   'REDIRECT_NEEDS_EXPRESS',
+  // Passkeys need a domain (an RP ID cannot be an IP address), and @simplewebauthn/server installed.
+  'PASSKEY_NEEDS_DOMAIN',
+  'PASSKEY_DEPENDENCY_MISSING',
 ] as const;
 /** A code of `OtplessSetupError`. */
 export type SetupErrorCode = (typeof SETUP_ERROR_CODES)[number];

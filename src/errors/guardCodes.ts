@@ -5,7 +5,9 @@ export type GuardRefusalCode =
   | 'RISK_BLOCKED'
   | 'IDENTITY_REQUIRED'
   // The service session behind a session-token login has ended (`requireServiceSession()`).
-  | 'SESSION_ENDED';
+  | 'SESSION_ENDED'
+  // A passkey sign-in carries no risk signals: `requireLowRisk()` refuses it unless `passkeyLogins: 'accept'`.
+  | 'PASSKEY_NOT_ACCEPTED';
 
 /** The status of each refusal; its words are in the message catalogue (`guard.<code>.title/text`). */
 export const GUARD_REFUSAL_STATUS: Readonly<Record<GuardRefusalCode, number>> = {
@@ -14,4 +16,5 @@ export const GUARD_REFUSAL_STATUS: Readonly<Record<GuardRefusalCode, number>> = 
   RISK_BLOCKED: 403,
   IDENTITY_REQUIRED: 403,
   SESSION_ENDED: 401,
+  PASSKEY_NOT_ACCEPTED: 403,
 };

@@ -76,4 +76,11 @@ export interface RequireLowRiskOptions extends GuardOptions {
   observeOnly?: boolean;
   /** Receives every decision with its reasons (never a token). An exception here is passed to `next`. */
   audit?(event: RiskAuditEvent): void;
+  /**
+   * A sign-in with a passkey (the mount's `passkeys`) made no service call, so it carries none of
+   * the signals this guard judges. `'refuse'` (the default) fails closed with 403
+   * `PASSKEY_NOT_ACCEPTED`; `'accept'` lets it through as `allow`, by name: the app judges a
+   * device-bound, user-verified passkey low-risk enough for this route.
+   */
+  passkeyLogins?: 'refuse' | 'accept';
 }

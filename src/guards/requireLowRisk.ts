@@ -14,6 +14,7 @@ import type { LoginRecord } from '../session/loginRecord.js';
 import { checkGuardOptions, createGuard, GUARD_OPTIONS } from './core.js';
 import type { GuardMiddleware } from './core.js';
 import type { GuardVerdict, RequireLowRiskOptions } from './lowRiskTypes.js';
+import { judgePasskeyLogin } from './passkeyLogins.js';
 import { refuse } from './refuse.js';
 import { DEFAULT_REFETCH_BACKOFF_MS, refetch } from './riskRefetch.js';
 
@@ -138,6 +139,7 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
   // Synchronous unless a refetch is due: a guard runs on every request of the route.
   return createGuard(GUARD, opts, (req, res, next, record, verdicts) => {
     const now = Date.now();
+    if (record.via === 'passkey') return judgePasskeyLogin(req, res, next, opts);
     if (!record.risk && !saidNoSignals) {
       saidNoSignals = true;
       process.emitWarning(
@@ -220,6 +222,11 @@ export const REQUIRE_LOW_RISK_OPTIONS = {
     doc: '`(event)` for every decision: `userId`, `route`, `action`, `reasons`, `stale`, `refreshed`, `observeOnly`, `at`; never a token. An exception in it is passed to `next`',
   },
   ...GUARD_OPTIONS,
+  passkeyLogins: {
+    check: oneOf(['refuse', 'accept'] as const),
+    defaultDoc: "`'refuse'`",
+    doc: "a passkey sign-in carries no risk signals: `'refuse'` answers 403 `PASSKEY_NOT_ACCEPTED`, `'accept'` lets it through by name",
+  },
 } satisfies OptionTable<RequireLowRiskOptions>;
 
 /** A number of milliseconds, 0 or more. */

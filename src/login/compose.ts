@@ -37,6 +37,18 @@ export interface LoginSetup extends CheckedStrategyOptions {
 /** Where a strategy keeps its setup, for the routes mounted around it (not enumerable). */
 export const LOGIN_SETUP = Symbol.for('passport-otpless.login-setup');
 
+/**
+ * Where a strategy keeps its `verify`, run in whichever style it was written, for a sign-in the
+ * mount finishes itself (a passkey's); on the setup, not enumerable.
+ */
+export const LOGIN_VERIFY = Symbol.for('passport-otpless.login-verify');
+
+/** The app's `verify` as the mount runs it: a user, or the refusal `verify` gave. */
+export type LoginVerifier = (
+  req: object,
+  profile: object,
+) => Promise<{ user: unknown; info: { message?: string } | undefined }>;
+
 /** The setup of a `MagicLinkStrategy`, or a TypeError naming who was given something else. */
 export function setupOf(owner: string, strategy: unknown): LoginSetup {
   const setup =

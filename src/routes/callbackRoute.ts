@@ -35,6 +35,8 @@ export interface CallbackSettings {
   pages: PagePaths;
   successRedirect: string;
   failureRedirect: string | undefined;
+  /** After a login: where to go instead of `target` (the passkey offer), when the mount has one. */
+  afterLogin?: (req: HttpRequest, target: string) => Promise<string>;
 }
 
 /**
@@ -78,7 +80,7 @@ async function answer(
   if (session) removeSessionValue(session, 'returnTo');
   const target = isSafeLocalPath(returnTo) ? returnTo : settings.successRedirect;
   if (wantsJson(req)) return sendJson(res, 200, { signedIn: true, redirect: target });
-  redirectSeeOther(res, target);
+  redirectSeeOther(res, settings.afterLogin ? await settings.afterLogin(req, target) : target);
 }
 
 /**

@@ -169,7 +169,14 @@ export function fastifyRoutes(
         (_request, body, parsed) => parsed(null, parseFormBody(body)),
       );
     }
-    const urls = [paths.callback, paths.send, paths.status, paths.waiting, ...(routes.ownSignIn ? [] : [paths.signIn])];
+    const urls = [
+      paths.callback,
+      paths.send,
+      paths.status,
+      paths.waiting,
+      ...(routes.ownSignIn ? [] : [paths.signIn]),
+      ...(routes.passkey ? Object.values(routes.passkey.paths) : []),
+    ];
     for (const url of urls) {
       const methods = allowed(routes, url).split(', ');
       child.route({

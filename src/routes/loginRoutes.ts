@@ -20,6 +20,9 @@ import { loginPaths } from './paths.js';
 import type { LoginPaths } from './paths.js';
 import { RESEND_AFTER_SECONDS, showErrorPage, showSignInPage, showWaitingPage } from './pageRoutes.js';
 import type { PagePaths, SignInChoices } from './pageRoutes.js';
+import { createPasskeyRoutes } from '../passkey/routes.js';
+import type { PasskeyRoutes } from '../passkey/routes.js';
+import type { PasskeyOptions } from '../passkey/options.js';
 import { createSendMiddleware } from './send.js';
 import { createStatusRoute } from './status.js';
 import { invalid } from './sendInput.js';
@@ -44,6 +47,12 @@ export interface LoginRoutesOptions {
   defaultCountry?: CountryCode;
   /** Seconds the waiting page waits before it offers to send the link again (or by another channel). Default 30. */
   resendAfterSeconds?: number;
+  /**
+   * Offer a passkey right after a link login, and "Sign in with a passkey" on the sign-in page
+   * (a sign-in that sends no message). Needs @simplewebauthn/server and a callback URL on a
+   * domain (`localhost` in development). See docs/passkeys.md.
+   */
+  passkeys?: true | PasskeyOptions;
 }
 
 const SITE_PATH = "a path on this site, such as '/'";
@@ -92,6 +101,12 @@ export const LOGIN_ROUTES_OPTIONS = {
     default: RESEND_AFTER_SECONDS,
     doc: 'seconds the waiting page waits before it offers to send the link again, or by the other channel (0 to 600); the send limits still apply',
   },
+  passkeys: {
+    // Checked by createPasskeyRoutes(), which needs the strategy's callbackUrl and store.
+    check: anyValue<LoginRoutesOptions['passkeys']>(),
+    defaultDoc: 'off',
+    doc: '`true` or `{ rpName, credentials, offerWindowMs, notNowDays }`: a passkey offered right after a link login, and a sign-in with it that sends no message ([passkeys](passkeys.md))',
+  },
 } satisfies OptionTable<LoginRoutesOptions>;
 
 /** The routes of the mount, each a handler of Node's request and response, ready for any host. */
@@ -104,6 +119,8 @@ export interface LoginRoutes {
   callback(req: HttpRequest, res: ServerResponse, next: NextFunction): void;
   /** True when the app serves the sign-in page itself (`pages.signIn`). */
   ownSignIn: boolean;
+  /** The passkey routes, when `passkeys` is on. */
+  passkey?: PasskeyRoutes | undefined;
 }
 
 /** Builds the routes of the mount from a strategy's setup; every option is checked here, once. */
@@ -118,10 +135,21 @@ export function createLoginRoutes(
   const pages = options.pages;
   const paths = loginPaths(owner, setup.callbackUrl, options.paths);
   if (pages.signIn) paths.signIn = pages.signIn;
+  const base = paths.callback.slice(0, paths.callback.lastIndexOf('/'));
+  const passkey = createPasskeyRoutes(
+    owner,
+    setup,
+    options.passkeys,
+    base,
+    options.successRedirect,
+    (req, user) => passport.logIn(req, user),
+    readBodyIfNeeded,
+  );
   const choices: SignInChoices = {
     contacts: options.contacts,
     channelChoice: options.channelChoice,
     defaultCountry: options.defaultCountry,
+    ...(passkey ? { passkey: passkey.signIn() } : {}),
   };
   const callbackSettings: CallbackSettings = {
     setup,
@@ -129,6 +157,7 @@ export function createLoginRoutes(
     pages,
     successRedirect: options.successRedirect,
     failureRedirect: options.failureRedirect,
+    ...(passkey ? { afterLogin: passkey.afterLogin } : {}),
   };
   const resendAfterSeconds = options.resendAfterSeconds;
 
@@ -164,6 +193,7 @@ export function createLoginRoutes(
   return {
     paths,
     ownSignIn: pages.signIn !== undefined,
+    passkey,
     signIn(req, res, next) {
       showSignInPage(setup, paths, choices, req, res).catch(next);
     },

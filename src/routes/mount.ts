@@ -121,6 +121,8 @@ export function routeFor(
   method: string | undefined,
 ): Handler | 'method' | undefined {
   const { paths } = routes;
+  const passkey = routes.passkey?.route(path, method);
+  if (passkey !== undefined) return passkey;
   const read = method === 'GET' || method === 'HEAD';
   // Only GET, HEAD and POST reach the callback: every other method would skip the POST checks.
   if (path === paths.callback) return read || method === 'POST' ? routes.callback : 'method';
@@ -133,6 +135,8 @@ export function routeFor(
 
 /** The methods a path of the mount answers, for `Allow`. */
 export function allowed(routes: LoginRoutes, path: string): string {
+  const passkey = routes.passkey?.allowed(path);
+  if (passkey !== undefined) return passkey;
   if (path === routes.paths.callback) return 'GET, HEAD, POST';
   return path === routes.paths.send ? 'POST' : 'GET, HEAD';
 }

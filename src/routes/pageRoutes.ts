@@ -28,6 +28,8 @@ export interface SignInChoices {
   channelChoice: boolean;
   /** The mount's `defaultCountry`, when it gives one (else the strategy's). */
   defaultCountry?: string | undefined;
+  /** With passkeys on: "Sign in with a passkey" and the browser's passkey autofill. */
+  passkey?: { scriptUrl: string; optionsUrl: string; verifyUrl: string };
 }
 
 /** Seconds before the waiting page offers to send the link again. */
@@ -67,6 +69,7 @@ export function showSignInPage(
     hidden: isSafeLocalPath(returnTo) ? { returnTo } : {},
     botCheck: setup.botCheck?.widget,
     defaultCountry: choices.defaultCountry ?? setup.defaultCountry,
+    ...(choices.passkey ? { passkey: choices.passkey } : {}),
   });
   return showPage(context(setup, req, res), view);
 }

@@ -78,7 +78,7 @@ function isStoredRecord(stored: unknown): stored is StoredLoginRecord {
     (r.handoff === undefined || r.handoff === true) &&
     (r.risk === undefined || (typeof r.risk === 'object' && r.risk !== null)) &&
     (r.token === undefined || typeof r.token === 'string') &&
-    (r.via === undefined || r.via === 'session') &&
+    (r.via === undefined || r.via === 'session' || r.via === 'passkey') &&
     Object.keys(stored).every((member) => MEMBERS.has(member))
   );
 }

@@ -42,8 +42,12 @@ export interface LoginRecord {
    * so a guard can refetch stale signals through secure-info. Never written to a cookie.
    */
   token?: string;
-  /** `'session'` for a login by the service's session token: `token` is that session token. */
-  via?: 'session';
+  /**
+   * `'session'` for a login by the service's session token: `token` is that session token.
+   * `'passkey'` for a sign-in with a passkey: no message, no service call, no risk signals;
+   * `verified` holds what the link login that registered the passkey verified.
+   */
+  via?: 'session' | 'passkey';
 }
 
 export interface LoginRiskRecord {

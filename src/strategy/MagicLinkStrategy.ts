@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { OtplessClient } from '../client/index.js';
 import { OtplessSetupError } from '../errors/index.js';
-import { composeLogin, LOGIN_SETUP } from '../login/compose.js';
+import { composeLogin, LOGIN_SETUP, LOGIN_VERIFY } from '../login/compose.js';
+import type { LoginVerifier } from '../login/compose.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
 import { createSendMiddleware } from '../routes/send.js';
@@ -15,6 +16,8 @@ import { CallbackAttempt } from './attempt.js';
 import { isClientError, serviceFailure } from '../login/failures.js';
 import type { MagicLinkStrategyOptions } from '../login/options.js';
 import { PassportStrategyBase } from './passportBase.js';
+import type { MagicLinkProfile } from './profile.js';
+import { runVerify } from './verify.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 
 export type { FlowStatusBody } from '../routes/status.js';
@@ -71,6 +74,10 @@ export class MagicLinkStrategy extends PassportStrategyBase {
     const setup = composeLogin(options);
     // Not enumerable: the setup holds the client and the secrets' keys, which no log of the strategy shows.
     Object.defineProperty(this, LOGIN_SETUP, { value: setup });
+    // The mount's passkey sign-in runs the same verify (src/passkey/login.ts).
+    const verifier: LoginVerifier = (req, profile) =>
+      runVerify(verify, setup.passReqToCallback, req as HttpRequest, profile as MagicLinkProfile);
+    Object.defineProperty(setup, LOGIN_VERIFY, { value: verifier });
     this.name = setup.name;
     this.client = setup.client;
     this.verify = verify;

@@ -2,6 +2,7 @@ import { channels } from '../diagnostics.js';
 import type { LoginSetup } from '../login/compose.js';
 import { assessRisk } from '../risk/index.js';
 import type { RiskVerdict } from '../risk/index.js';
+import { rememberLinkLogin } from '../passkey/grant.js';
 import { buildLoginRecord, writeRecordOnLogin } from '../session/loginRecord.js';
 import type { HttpRequest } from '../web/request.js';
 import type { CodeVerificationResult } from '../wire/types.js';
@@ -81,6 +82,8 @@ export async function finishLogin(
   if (login.handoff) record.handoff = true;
   if (login.viaSession) record.via = 'session';
   writeRecordOnLogin(req, record, settings.secrets.recordKey);
+  // What a link login verified, for the passkey offer the mount may make after it.
+  if (!login.viaSession) rememberLinkLogin(req, profile);
   // Send limits: a login that went through clears the send counts of what it verified (best effort).
   const limiter = settings.limiter;
   if (limiter) {

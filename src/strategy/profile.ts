@@ -91,6 +91,14 @@ export interface MagicLinkProfile {
    * than the browser now signed in. The risk signals describe that approving device.
    */
   handoff?: MagicLinkHandoff;
+  /**
+   * `'passkey'` for a sign-in with a passkey (the mount's `passkeys` option): no message was
+   * sent and the service was not called; the identities are those the link login that
+   * registered the passkey verified, `_json` is empty and there are no risk signals.
+   */
+  via?: 'passkey';
+  /** For a passkey sign-in: which passkey, and when it was registered. */
+  passkey?: { credentialId: string; registeredAt: Date };
   _json: MagicLinkRawAnswers;
 }
 

@@ -96,6 +96,18 @@ export interface SignInView extends PageViewBase {
   error?: { message: string; field?: 'email' | 'mobile' };
   /** The bot check's widget, when the strategy has one (`botCheck`): drawn inside the form. */
   botCheck?: BotCheckWidget;
+  /**
+   * With the mount's `passkeys` on: "Sign in with a passkey" above the form, run by the package's
+   * script (`scriptUrl`, which the page's CSP allows), which also starts the browser's passkey
+   * autofill on the e-mail field. Hidden until the script finds WebAuthn: without script, no button.
+   */
+  passkey?: {
+    scriptUrl: string;
+    optionsUrl: string;
+    verifyUrl: string;
+    button: string;
+    say: { working: string; cancelled: string; failed: string };
+  };
 }
 
 /** Where a login waiting for the link stands (`status()`'s `status`). */

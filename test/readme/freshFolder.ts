@@ -121,8 +121,10 @@ export async function runSnippet(dir: string, file: string): Promise<RunningSnip
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the snippet exited (${code}) before it listened:\n${out}`)));
   });
+  // The address it says to open: 127.0.0.1, or localhost for an app with passkeys (a domain).
+  const host = /open http:\/\/(localhost|127\.0\.0\.1):/.exec(out)?.[1] ?? '127.0.0.1';
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     inbox,
     output: () => out,
     stop: () => void child.kill('SIGTERM'),

@@ -219,7 +219,12 @@ describe('the runnable blocks, pasted into a new folder with the packed package'
   afterAll(() => folder?.remove());
 
   it(`finds the blocks marked ${RUNNABLE_MARKER}: the Quick start and each framework guide's app`, () => {
-    expect(runnable.map((b) => b.path)).toEqual(['README.md', 'docs/frameworks.md', 'docs/frameworks.md']);
+    expect(runnable.map((b) => b.path)).toEqual([
+      'README.md',
+      'docs/frameworks.md',
+      'docs/frameworks.md',
+      'docs/passkeys.md',
+    ]);
     // A marker with no block after it marks nothing: a typo would drop a guide from the run.
     const markers = documents.reduce((n, d) => n + d.text.split(RUNNABLE_MARKER).length - 1, 0);
     expect(markers).toBe(runnable.length);

@@ -148,6 +148,28 @@ export const en = {
   'send.channel': 'Choose WhatsApp or SMS.',
   'send.botCheck': 'Please confirm you are a person (the check below), then send again.',
   'send.botCheckUnavailable': 'We could not check that you are a person right now. Please try again in a moment.',
+  // Passkeys (the mount's `passkeys` option): the offer after a link login, the sign-in button, refusals.
+  'passkey.offer.title': 'Sign in faster next time',
+  'passkey.offer.text':
+    'Sign in faster next time: use a passkey on this device. Your fingerprint, face or screen lock signs you in, and no message is sent.',
+  'passkey.offer.button': 'Use a passkey on this device',
+  'passkey.offer.notNow': 'Not now',
+  'passkey.signIn.button': 'Sign in with a passkey',
+  'passkey.working': 'Waiting for your device…',
+  'passkey.done': 'Passkey saved.',
+  'passkey.cancelled': 'The passkey was not used. You can try again, or ask for a sign-in link.',
+  'passkey.failed': 'That did not work. You can try again, or ask for a sign-in link.',
+  'passkey.PASSKEY_NOT_ALLOWED':
+    'A passkey can be added only right after signing in with a link, in the same browser. Sign in with a link, then add it.',
+  'passkey.PASSKEY_CHALLENGE_EXPIRED': 'This request has expired. Please try again, or ask for a sign-in link.',
+  'passkey.PASSKEY_UNKNOWN':
+    'This passkey is not known here (it may have been removed). Ask for a sign-in link instead.',
+  'passkey.PASSKEY_WRONG_ORIGIN': 'This passkey answer was made for another site. Ask for a sign-in link instead.',
+  'passkey.PASSKEY_COUNTER_BACKWARDS': 'This passkey could not be trusted. Ask for a sign-in link instead.',
+  'passkey.PASSKEY_INVALID': 'The passkey could not be checked. Please try again, or ask for a sign-in link.',
+  'guard.PASSKEY_NOT_ACCEPTED.title': 'Please sign in with a link',
+  'guard.PASSKEY_NOT_ACCEPTED.text':
+    'This page needs a sign-in by link: a passkey sign-in does not carry the checks this page relies on. Sign in with a link to continue.',
 } as const;
 
 /** The key of one message of the catalogue. */

@@ -148,4 +148,31 @@ export const es: Messages = {
   'send.channel': 'Elige WhatsApp o SMS.',
   'send.botCheck': 'Confirma que eres una persona (la comprobación de abajo) y vuelve a enviar.',
   'send.botCheckUnavailable': 'No pudimos comprobar ahora que eres una persona. Inténtalo de nuevo en un momento.',
+  // Passkeys (the mount's `passkeys` option): the offer after a link login, the sign-in button, refusals.
+  'passkey.offer.title': 'Inicia sesión más rápido la próxima vez',
+  'passkey.offer.text':
+    'Inicia sesión más rápido la próxima vez: usa una llave de acceso en este dispositivo. Tu huella, tu rostro o el bloqueo de pantalla te dan acceso, y no se envía ningún mensaje.',
+  'passkey.offer.button': 'Usar una llave de acceso en este dispositivo',
+  'passkey.offer.notNow': 'Ahora no',
+  'passkey.signIn.button': 'Iniciar sesión con una llave de acceso',
+  'passkey.working': 'Esperando a tu dispositivo…',
+  'passkey.done': 'Llave de acceso guardada.',
+  'passkey.cancelled':
+    'No se usó la llave de acceso. Puedes intentarlo de nuevo o pedir un enlace de inicio de sesión.',
+  'passkey.failed': 'No funcionó. Puedes intentarlo de nuevo o pedir un enlace de inicio de sesión.',
+  'passkey.PASSKEY_NOT_ALLOWED':
+    'Solo puedes agregar una llave de acceso justo después de iniciar sesión con un enlace, en el mismo navegador. Inicia sesión con un enlace y luego agrégala.',
+  'passkey.PASSKEY_CHALLENGE_EXPIRED':
+    'Esta solicitud venció. Inténtalo de nuevo o pide un enlace de inicio de sesión.',
+  'passkey.PASSKEY_UNKNOWN':
+    'Esta llave de acceso no se conoce aquí (tal vez se eliminó). Pide un enlace de inicio de sesión.',
+  'passkey.PASSKEY_WRONG_ORIGIN':
+    'Esta respuesta de la llave de acceso se hizo para otro sitio. Pide un enlace de inicio de sesión.',
+  'passkey.PASSKEY_COUNTER_BACKWARDS':
+    'No se pudo confiar en esta llave de acceso. Pide un enlace de inicio de sesión.',
+  'passkey.PASSKEY_INVALID':
+    'No se pudo comprobar la llave de acceso. Inténtalo de nuevo o pide un enlace de inicio de sesión.',
+  'guard.PASSKEY_NOT_ACCEPTED.title': 'Inicia sesión con un enlace',
+  'guard.PASSKEY_NOT_ACCEPTED.text':
+    'Esta página necesita un inicio de sesión con enlace: un inicio con llave de acceso no trae las comprobaciones que esta página usa. Inicia sesión con un enlace para continuar.',
 };

@@ -146,4 +146,25 @@ export const id: Messages = {
   'send.botCheck': 'Pastikan Anda manusia (pemeriksaan di bawah), lalu kirim lagi.',
   'send.botCheckUnavailable':
     'Kami tidak dapat memeriksa bahwa Anda manusia saat ini. Silakan coba lagi sebentar lagi.',
+  // Passkeys (the mount's `passkeys` option): the offer after a link login, the sign-in button, refusals.
+  'passkey.offer.title': 'Masuk lebih cepat lain kali',
+  'passkey.offer.text':
+    'Masuk lebih cepat lain kali: gunakan passkey di perangkat ini. Sidik jari, wajah, atau kunci layar Anda yang memasukkan Anda, dan tidak ada pesan yang dikirim.',
+  'passkey.offer.button': 'Gunakan passkey di perangkat ini',
+  'passkey.offer.notNow': 'Nanti saja',
+  'passkey.signIn.button': 'Masuk dengan passkey',
+  'passkey.working': 'Menunggu perangkat Anda…',
+  'passkey.done': 'Passkey disimpan.',
+  'passkey.cancelled': 'Passkey tidak digunakan. Anda dapat mencoba lagi, atau meminta tautan masuk.',
+  'passkey.failed': 'Tidak berhasil. Anda dapat mencoba lagi, atau meminta tautan masuk.',
+  'passkey.PASSKEY_NOT_ALLOWED':
+    'Passkey hanya dapat ditambahkan tepat setelah masuk dengan tautan, di browser yang sama. Masuk dengan tautan, lalu tambahkan.',
+  'passkey.PASSKEY_CHALLENGE_EXPIRED': 'Permintaan ini sudah kedaluwarsa. Silakan coba lagi, atau minta tautan masuk.',
+  'passkey.PASSKEY_UNKNOWN': 'Passkey ini tidak dikenal di sini (mungkin sudah dihapus). Mintalah tautan masuk.',
+  'passkey.PASSKEY_WRONG_ORIGIN': 'Jawaban passkey ini dibuat untuk situs lain. Mintalah tautan masuk.',
+  'passkey.PASSKEY_COUNTER_BACKWARDS': 'Passkey ini tidak dapat dipercaya. Mintalah tautan masuk.',
+  'passkey.PASSKEY_INVALID': 'Passkey tidak dapat diperiksa. Silakan coba lagi, atau minta tautan masuk.',
+  'guard.PASSKEY_NOT_ACCEPTED.title': 'Silakan masuk dengan tautan',
+  'guard.PASSKEY_NOT_ACCEPTED.text':
+    'Halaman ini memerlukan masuk dengan tautan: masuk dengan passkey tidak membawa pemeriksaan yang diandalkan halaman ini. Masuk dengan tautan untuk melanjutkan.',
 };

@@ -141,4 +141,26 @@ export const ptBR: Messages = {
   'send.channel': 'Escolha WhatsApp ou SMS.',
   'send.botCheck': 'Confirme que você é uma pessoa (a verificação abaixo) e envie de novo.',
   'send.botCheckUnavailable': 'Não foi possível verificar agora que você é uma pessoa. Tente de novo daqui a pouco.',
+  // Passkeys (the mount's `passkeys` option): the offer after a link login, the sign-in button, refusals.
+  'passkey.offer.title': 'Entre mais rápido da próxima vez',
+  'passkey.offer.text':
+    'Entre mais rápido da próxima vez: use uma chave de acesso neste dispositivo. Sua digital, seu rosto ou o bloqueio de tela fazem o login, e nenhuma mensagem é enviada.',
+  'passkey.offer.button': 'Usar uma chave de acesso neste dispositivo',
+  'passkey.offer.notNow': 'Agora não',
+  'passkey.signIn.button': 'Entrar com uma chave de acesso',
+  'passkey.working': 'Aguardando seu dispositivo…',
+  'passkey.done': 'Chave de acesso salva.',
+  'passkey.cancelled': 'A chave de acesso não foi usada. Tente de novo ou peça um link de acesso.',
+  'passkey.failed': 'Não funcionou. Tente de novo ou peça um link de acesso.',
+  'passkey.PASSKEY_NOT_ALLOWED':
+    'Só é possível adicionar uma chave de acesso logo depois de entrar com um link, no mesmo navegador. Entre com um link e depois adicione.',
+  'passkey.PASSKEY_CHALLENGE_EXPIRED': 'Este pedido expirou. Tente de novo ou peça um link de acesso.',
+  'passkey.PASSKEY_UNKNOWN':
+    'Esta chave de acesso não é conhecida aqui (talvez tenha sido removida). Peça um link de acesso.',
+  'passkey.PASSKEY_WRONG_ORIGIN': 'Esta resposta da chave de acesso foi feita para outro site. Peça um link de acesso.',
+  'passkey.PASSKEY_COUNTER_BACKWARDS': 'Não foi possível confiar nesta chave de acesso. Peça um link de acesso.',
+  'passkey.PASSKEY_INVALID': 'Não foi possível verificar a chave de acesso. Tente de novo ou peça um link de acesso.',
+  'guard.PASSKEY_NOT_ACCEPTED.title': 'Entre com um link',
+  'guard.PASSKEY_NOT_ACCEPTED.text':
+    'Esta página precisa de um acesso por link: um acesso com chave de acesso não traz as verificações de que esta página depende. Entre com um link para continuar.',
 };

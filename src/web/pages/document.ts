@@ -28,6 +28,11 @@ export interface Page {
    * by its hash, and `fetch` to this site. Every other page runs no script at all.
    */
   script?: string;
+  /**
+   * A script file of this site the page loads (the passkey script), by its absolute URL: the CSP
+   * allows that one URL, and `fetch` to this site.
+   */
+  scriptFile?: string;
   /** A script of another origin this page loads (the bot check's widget), with what its CSP must allow. */
   widget?: { src: string; csp: { script: readonly string[]; frame: readonly string[]; connect: readonly string[] } };
 }
@@ -81,6 +86,7 @@ function documentHtml(page: Page): string {
   const brand = name || logo ? `<p class="brand">${logo}${name ? escapeHtml(name) : ''}</p>` : '';
   const script =
     (page.script === undefined ? '' : `<script>${page.script}</script>`) +
+    (page.scriptFile === undefined ? '' : `<script src="${escapeHtml(page.scriptFile)}" defer></script>`) +
     (page.widget === undefined ? '' : `<script src="${escapeHtml(page.widget.src)}" async defer></script>`);
   return `<!doctype html>
 <html lang="${escapeHtml(page.lang ?? 'en')}" dir="${page.dir === 'rtl' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -106,11 +112,20 @@ export function scriptSource(script: string): string {
 export function sendPage(res: ServerResponse, page: Page): void {
   const html = page.html ?? documentHtml(page);
   const images = imageSource(page.theme?.logoUrl);
-  const script = page.script === undefined ? '' : `; script-src ${scriptSource(page.script)}; connect-src 'self'`;
-  const widget = page.widget
-    ? `; script-src ${page.widget.csp.script.join(' ')}; frame-src ${page.widget.csp.frame.join(' ')}` +
-      (page.widget.csp.connect.length ? `; connect-src ${page.widget.csp.connect.join(' ')}` : '')
-    : '';
+  const scripts = [
+    ...(page.script === undefined ? [] : [scriptSource(page.script)]),
+    ...(page.scriptFile === undefined ? [] : [page.scriptFile]),
+    ...(page.widget?.csp.script ?? []),
+  ];
+  const connects = [
+    ...(page.script === undefined && page.scriptFile === undefined ? [] : ["'self'"]),
+    ...(page.widget?.csp.connect ?? []),
+  ];
+  const script =
+    (scripts.length ? `; script-src ${scripts.join(' ')}` : '') +
+    (page.widget ? `; frame-src ${page.widget.csp.frame.join(' ')}` : '') +
+    (connects.length ? `; connect-src ${connects.join(' ')}` : '');
+  const widget = '';
   const headers = {
     ...PAGE_HEADERS,
     // The app's own stylesheets, fonts and images (a page its render drew) and the theme's logo.

@@ -17,6 +17,8 @@ export async function showPage(ctx: PageContext, view: PageView): Promise<void> 
   // The sign-in page with a bot check loads the provider's widget (and its CSP allows it).
   const widget =
     view.page === 'signIn' && view.botCheck ? { widget: { src: view.botCheck.scriptUrl, csp: view.botCheck.csp } } : {};
+  // The sign-in page with passkeys on loads the package's passkey script (its CSP allows that URL).
+  const file = view.page === 'signIn' && view.passkey ? { scriptFile: view.passkey.scriptUrl } : {};
   const html = ctx.options?.render ? await ctx.options.render(view, ctx.req) : undefined;
   if (typeof html === 'string') {
     return sendPage(ctx.res, {
@@ -26,6 +28,7 @@ export async function showPage(ctx: PageContext, view: PageView): Promise<void> 
       html,
       ...(script !== undefined ? { script } : {}),
       ...widget,
+      ...file,
     });
   }
   sendPage(ctx.res, {
@@ -38,6 +41,7 @@ export async function showPage(ctx: PageContext, view: PageView): Promise<void> 
     ...(view.page === 'waiting' ? { headHtml: waitingHead(view) } : {}),
     ...(script !== undefined ? { script } : {}),
     ...widget,
+    ...file,
   });
 }
 

@@ -29,6 +29,8 @@ export interface SignInInput {
   botCheck?: BotCheckWidget | undefined;
   /** Where a number typed without `+` is read (the send's `defaultCountry`): the hint says so. */
   defaultCountry?: string | undefined;
+  /** The passkey routes, when the mount has `passkeys` on. */
+  passkey?: { scriptUrl: string; optionsUrl: string; verifyUrl: string } | undefined;
 }
 
 const TEXT: Record<'email' | 'mobile' | 'both', MessageKey> = {
@@ -90,6 +92,19 @@ export function signInView(ctx: PageContext, input: SignInInput): SignInView {
         }
       : {}),
     ...(error ? { error: { message: error.message, ...(error.field ? { field: error.field } : {}) } } : {}),
+    ...(input.passkey
+      ? {
+          passkey: {
+            ...input.passkey,
+            button: tr.t('passkey.signIn.button'),
+            say: {
+              working: tr.t('passkey.working'),
+              cancelled: tr.t('passkey.cancelled'),
+              failed: tr.t('passkey.failed'),
+            },
+          },
+        }
+      : {}),
   };
 }
 
@@ -105,8 +120,9 @@ export function drawSignIn(view: SignInView): string {
   // The field in error takes the focus; else the first field.
   const focus = error?.field && view[error.field] ? error.field : view.email ? 'email' : 'mobile';
   const both = Boolean(view.email && view.mobile);
+  const passkey = view.passkey;
   const inputs = [
-    view.email ? fieldHtml('email', view.email, !both, focus === 'email') : '',
+    view.email ? fieldHtml('email', view.email, !both, focus === 'email', passkey !== undefined) : '',
     both ? `<p class="or" aria-hidden="true">${escapeHtml(view.t('signIn.or'))}</p>` : '',
     view.mobile ? fieldHtml('mobile', view.mobile, !both, focus === 'mobile') : '',
     view.channel ? channelHtml(view.channel) : '',
@@ -114,14 +130,47 @@ export function drawSignIn(view: SignInView): string {
       ? `<div class="${escapeHtml(view.botCheck.className)}" data-sitekey="${escapeHtml(view.botCheck.siteKey)}"></div>`
       : '',
   ].join('');
-  return paragraphs + formError + formHtml(view.form, inputs);
+  return (
+    paragraphs + (passkey ? passkeyHtml(passkey, view.t('signIn.or')) : '') + formError + formHtml(view.form, inputs)
+  );
 }
 
-function fieldHtml(id: 'email' | 'mobile', field: SignInField, required: boolean, focus: boolean): string {
+/**
+ * "Sign in with a passkey", before the address form: hidden until the package's script finds
+ * WebAuthn (so a browser without script, or without passkeys, sees the form alone).
+ */
+function passkeyHtml(passkey: NonNullable<SignInView['passkey']>, or: string): string {
+  const data = {
+    mode: 'signin',
+    'options-url': passkey.optionsUrl,
+    'verify-url': passkey.verifyUrl,
+    'say-working': passkey.say.working,
+    'say-cancelled': passkey.say.cancelled,
+    'say-failed': passkey.say.failed,
+  };
+  const attributes = Object.entries(data)
+    .map(([name, value]) => `data-${name}="${escapeHtml(value)}"`)
+    .join(' ');
+  return (
+    `<div id="passkey" hidden ${attributes}>` +
+    `<p><button type="button" id="passkey-button">${escapeHtml(passkey.button)}</button></p>` +
+    `<p id="passkey-status" class="error" role="status"></p>` +
+    `<p class="or" aria-hidden="true">${escapeHtml(or)}</p></div>`
+  );
+}
+
+function fieldHtml(
+  id: 'email' | 'mobile',
+  field: SignInField,
+  required: boolean,
+  focus: boolean,
+  passkeyAutofill = false,
+): string {
   const described = [field.hint ? `${id}-hint` : '', field.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   const kind =
     id === 'email'
-      ? 'type="email" autocomplete="email" autocapitalize="none" spellcheck="false"'
+      ? // With passkeys on, the field also offers the browser's passkeys (a conditional get()).
+        `type="email" autocomplete="${passkeyAutofill ? 'username webauthn' : 'email'}" autocapitalize="none" spellcheck="false"`
       : 'type="tel" autocomplete="tel" inputmode="tel"';
   return (
     `<div class="field"><label for="${id}">${escapeHtml(field.label)}</label>` +

@@ -1,0 +1,160 @@
+// A sign-in with a passkey checked on the server, with answers signed in Node as an authenticator
+// signs them: a good one goes through and moves the counter on; the challenge is single use and
+// this session's; a wrong origin or RP ID, an unknown passkey, another user's handle, a bad
+// signature and a counter that did not move on are each refused with their code; 0 -> 0 passes.
+import { describe, expect, it } from 'vitest';
+import { MemoryFlowStore } from '../../src/index.js';
+import { authenticationOptions } from '../../src/passkey/authenticationOptions.js';
+import { authenticationVerify, counterWentBack } from '../../src/passkey/authenticationVerify.js';
+import type { PasskeyContext } from '../../src/passkey/context.js';
+import { checkPasskeyOptions } from '../../src/passkey/options.js';
+import type { HttpRequest } from '../../src/web/request.js';
+import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
+
+const ORIGIN = 'http://localhost:3000';
+
+async function setUp(counter = 0) {
+  const store = new MemoryFlowStore();
+  const settings = checkPasskeyOptions('test', true, `${ORIGIN}/auth/callback`, store)!;
+  const ctx: PasskeyContext = { settings, store, handleKey: Buffer.alloc(32, 1) };
+  const device = new SoftAuthenticator();
+  await settings.credentials.save({
+    id: device.id,
+    userId: 'ana@example.com',
+    userHandle: 'dXNlci1oYW5kbGU',
+    publicKey: device.publicKeyCose.toString('base64url'),
+    counter,
+    transports: ['internal'],
+    identities: [{ type: 'EMAIL', value: 'ana@example.com' }],
+    createdAt: 1,
+  });
+  const req = { headers: { 'accept-language': 'en' }, session: {} } as unknown as HttpRequest;
+  const challenge = async () => ((await authenticationOptions(ctx, req)) as { challenge: string }).challenge;
+  return { ctx, device, req, challenge, settings };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
+  return promise.then(
+    () => ({ code: 'none', status: 0, message: '' }),
+    (err: { code: string; status: number; message: string }) => err,
+  );
+}
+
+describe('authenticationVerify', () => {
+  it('signs in with a good answer and stores the new counter', async () => {
+    const { ctx, device, req, challenge, settings } = await setUp(3);
+    const answer = device.assert({
+      challenge: await challenge(),
+      origin: ORIGIN,
+      rpId: 'localhost',
+      counter: 4,
+      userHandle: 'dXNlci1oYW5kbGU',
+    });
+    const credential = await authenticationVerify(ctx, req, answer);
+    expect(credential.userId).toBe('ana@example.com');
+    expect((await settings.credentials.find(device.id))?.counter).toBe(4);
+  });
+
+  it('takes a challenge once: the same answer again is PASSKEY_CHALLENGE_EXPIRED', async () => {
+    const { ctx, device, req, challenge } = await setUp();
+    const answer = device.assert({ challenge: await challenge(), origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    await authenticationVerify(ctx, req, answer);
+    expect(await refusal(authenticationVerify(ctx, req, answer))).toMatchObject({
+      code: 'PASSKEY_CHALLENGE_EXPIRED',
+      status: 400,
+    });
+  });
+
+  it("refuses an answer in another session than the challenge's", async () => {
+    const { ctx, device, challenge } = await setUp();
+    const answer = device.assert({ challenge: await challenge(), origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    const other = { headers: {}, session: {} } as unknown as HttpRequest;
+    expect(await refusal(authenticationVerify(ctx, other, answer))).toMatchObject({
+      code: 'PASSKEY_CHALLENGE_EXPIRED',
+    });
+  });
+
+  it('refuses a wrong origin and a wrong RP ID', async () => {
+    const { ctx, device, req, challenge } = await setUp();
+    const fromElsewhere = device.assert({
+      challenge: await challenge(),
+      origin: 'https://evil.example',
+      rpId: 'localhost',
+      counter: 0,
+    });
+    expect(await refusal(authenticationVerify(ctx, req, fromElsewhere))).toMatchObject({
+      code: 'PASSKEY_WRONG_ORIGIN',
+      status: 400,
+    });
+    const otherRp = device.assert({ challenge: await challenge(), origin: ORIGIN, rpId: 'evil.example', counter: 0 });
+    expect(await refusal(authenticationVerify(ctx, req, otherRp))).toMatchObject({ code: 'PASSKEY_WRONG_ORIGIN' });
+  });
+
+  it("refuses an unknown passkey and another user handle with PASSKEY_UNKNOWN, in the person's language", async () => {
+    const { ctx, req, challenge, device } = await setUp();
+    const stranger = new SoftAuthenticator('stranger');
+    const unknown = stranger.assert({ challenge: await challenge(), origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    expect(await refusal(authenticationVerify(ctx, req, unknown))).toMatchObject({
+      code: 'PASSKEY_UNKNOWN',
+      status: 401,
+      message: 'This passkey is not known here (it may have been removed). Ask for a sign-in link instead.',
+    });
+    const handle = device.assert({
+      challenge: await challenge(),
+      origin: ORIGIN,
+      rpId: 'localhost',
+      counter: 0,
+      userHandle: 'b3RoZXI',
+    });
+    expect(await refusal(authenticationVerify(ctx, req, handle))).toMatchObject({ code: 'PASSKEY_UNKNOWN' });
+    const es = { headers: { 'accept-language': 'es' }, session: {} } as unknown as HttpRequest;
+    await authenticationOptions(ctx, es);
+    expect((await refusal(authenticationVerify(ctx, es, unknown))).message).toContain('llave de acceso');
+  });
+
+  it('refuses a signature of another key as PASSKEY_INVALID, and a malformed body', async () => {
+    const { ctx, device, req, challenge } = await setUp();
+    const forged = new SoftAuthenticator().assert({
+      challenge: await challenge(),
+      origin: ORIGIN,
+      rpId: 'localhost',
+      counter: 0,
+    });
+    const answer = { ...forged, id: device.id, rawId: device.id };
+    expect(await refusal(authenticationVerify(ctx, req, answer))).toMatchObject({
+      code: 'PASSKEY_INVALID',
+      status: 400,
+    });
+    await challenge();
+    expect(await refusal(authenticationVerify(ctx, req, { id: 7 }))).toMatchObject({ code: 'PASSKEY_INVALID' });
+  });
+
+  it('refuses a counter that went backwards or stood still, and allows 0 -> 0', async () => {
+    const { ctx, device, req, challenge, settings } = await setUp(5);
+    for (const counter of [4, 5]) {
+      const answer = device.assert({ challenge: await challenge(), origin: ORIGIN, rpId: 'localhost', counter });
+      expect(await refusal(authenticationVerify(ctx, req, answer))).toMatchObject({
+        code: 'PASSKEY_COUNTER_BACKWARDS',
+        status: 401,
+      });
+    }
+    expect((await settings.credentials.find(device.id))?.counter).toBe(5);
+    const zero = await setUp(0);
+    const answer = zero.device.assert({
+      challenge: await zero.challenge(),
+      origin: ORIGIN,
+      rpId: 'localhost',
+      counter: 0,
+    });
+    expect((await authenticationVerify(zero.ctx, zero.req, answer)).counter).toBe(0);
+  });
+
+  it('counterWentBack: the rule alone', () => {
+    expect(counterWentBack(0, 0)).toBe(false);
+    expect(counterWentBack(0, 1)).toBe(false);
+    expect(counterWentBack(3, 4)).toBe(false);
+    expect(counterWentBack(3, 3)).toBe(true);
+    expect(counterWentBack(3, 2)).toBe(true);
+    expect(counterWentBack(3, 0)).toBe(true);
+  });
+});
