@@ -28,6 +28,7 @@ export const ISOLATED = [
   'test/strategy/MagicLinkStrategy.quirks.test.ts',
   'test/login/enrich.userInfoCredentials.test.ts',
   'test/errors/warnings.evidence.test.ts',
+  'test/errors/warnings.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).

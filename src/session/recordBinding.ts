@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { warnOnce } from '../errors/warnings.js';
 import { sessionIdOf } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
@@ -75,21 +76,11 @@ export function noKeyError(): Error {
   );
 }
 
-let saidNoKey = false;
-
 /**
  * A record names a key this process lacks. When the process has none at all, its guards run
  * without a strategy (an API process beside the one that signs in): the operator hears it once.
  */
 function noKeyHere(): false {
-  if (!saidNoKey && latestRecordKey() === undefined) {
-    saidNoKey = true;
-    process.emitWarning(
-      'passport-otpless: a login record was read in a process where no MagicLinkStrategy was built, so it ' +
-        'cannot be checked and counts as none. Build the strategy (with the same storeSecret or client secret) ' +
-        'in every process whose routes use the guards.',
-      { type: 'PassportOtplessWarning', code: 'OTPLESS_NO_RECORD_KEY' },
-    );
-  }
+  if (latestRecordKey() === undefined) warnOnce('OTPLESS_NO_RECORD_KEY');
   return false;
 }

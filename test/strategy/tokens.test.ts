@@ -54,7 +54,7 @@ describe('authenticatedAt', () => {
         code: 'OTPLESS_TOKEN_TIME_UNKNOWN',
       });
     }
-    expect(warnOnce('OTPLESS_TOKEN_TIME_UNKNOWN', 'again')).toBe(false);
+    expect(warnOnce('OTPLESS_TOKEN_TIME_UNKNOWN')).toBe(false);
   });
 
   it("a stamp known to date the sign-in ('signIn', as otpless-check finds it) counts", () => {
