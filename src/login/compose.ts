@@ -55,18 +55,10 @@ export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
   const checked = checkStrategyOptions(input);
   // The parts are built from own keys only, as the checks read them (see `optionsObject`).
   const options = optionsObject<MagicLinkStrategyOptions>(PREFIX, input, 'an object');
-  if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
-    throw optionError(
-      PREFIX,
-      'flowStore',
-      'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
-    );
-  }
   const given = storeOf(options);
-  const flowStore = given ?? options.flowStore;
   // One store for flows and used-token marks (the memory store gives marks their own budget).
-  const store = flowStore ?? new MemoryFlowStore();
-  const sharedState = flowStore !== undefined && !(flowStore instanceof MemoryFlowStore);
+  const store = given ?? new MemoryFlowStore();
+  const sharedState = given !== undefined && !(given instanceof MemoryFlowStore);
   const secret = storeSecretOf(options, sharedState);
   const secrets = new StoreSecrets(secret);
   const limiter = limiterOf(options.limits, given instanceof RedisFlowStore ? given : undefined, secret);
@@ -110,9 +102,6 @@ function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
     throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
   }
   if (store === undefined) return undefined;
-  if (options.flowStore !== undefined) {
-    throw optionError(PREFIX, 'flowStore', 'left out when store is given (store holds the flows)');
-  }
   if (isFlowStore(store)) return store;
   if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
   return new RedisFlowStore({ client: store, prefix: storePrefix ?? 'otpless:' });

@@ -1,6 +1,6 @@
 /**
  * The strategy's options, one entry each: its check, default and line in docs/strategy.md. The
- * options the composition root builds parts from (`client`, `store`, `flowStore`, `storeSecret`,
+ * options the composition root builds parts from (`client`, `store`, `storeSecret`,
  * `limits` and the client's own) have no check here: they are checked there, where they are used.
  */
 import { isCountryCode } from '../contact/phone.js';
@@ -88,10 +88,6 @@ export const STRATEGY_OPTIONS = {
   storeSecret: {
     defaultDoc: 'derived from `clientSecret`',
     doc: "the server-side secret the store's keys, numbers and sealed approvals derive from (the store never holds it); at least 32 characters, the same on every instance. Required with `client` and a shared `store`",
-  },
-  flowStore: {
-    defaultDoc: 'none',
-    doc: 'flows and used tokens only, as before `store` (which it cannot be given with): prefer `store`',
   },
   requestIdsDiffer: {
     check: isBoolean,

@@ -45,8 +45,6 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
   store?: RedisClientLike | FlowStore;
   /** Prefix of every key the `store` option's Redis holds. Default `'otpless:'`. */
   storePrefix?: string;
-  /** Flows and used tokens only, as before `store`: prefer `store`. */
-  flowStore?: FlowStore;
   /**
    * The server-side secret the store's keys, numbers and sealed approvals derive from; the
    * store never holds it. Default: derived from `clientSecret`. Needed with `client` and a
