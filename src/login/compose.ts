@@ -98,9 +98,6 @@ function clientOf(options: MagicLinkStrategyOptions): OtplessClient {
  */
 function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
   const { store, storePrefix } = options;
-  if (storePrefix !== undefined && (typeof storePrefix !== 'string' || storePrefix.length > 100)) {
-    throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
-  }
   if (store === undefined) return undefined;
   if (isFlowStore(store)) return store;
   if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
@@ -131,12 +128,8 @@ function limiterOf(
  */
 function storeSecretOf(options: MagicLinkStrategyOptions, shared: boolean): string | Buffer {
   const { storeSecret } = options;
-  if (storeSecret !== undefined) {
-    if (typeof storeSecret !== 'string' || storeSecret.length < 32) {
-      throw optionError(PREFIX, 'storeSecret', 'a string of at least 32 characters (a random secret of the app)');
-    }
-    return storeSecret;
-  }
+  // Its form is checked by the table (STRATEGY_OPTIONS); whether it is needed, here.
+  if (storeSecret !== undefined) return storeSecret;
   if (options.client === undefined && typeof options.clientSecret === 'string' && options.clientSecret !== '') {
     return options.clientSecret;
   }
