@@ -34,6 +34,8 @@ export const ISOLATED = [
   'test/errors/warnings.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
+  // A process that built no strategy (no record key), and its warning once per process.
+  'test/session/recordBinding.noKey.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).
   'test/hosts/**/*.test.ts',
   'test/emulator/server.security.test.ts',

@@ -105,6 +105,18 @@ export class Handoff {
     return this.#move(flowId, started, { ...started.record, sendIds });
   }
 
+  /**
+   * Binds one more send to a pending flow (the waiting page's "send by SMS instead"): a code
+   * of either send then approves it, and the flow keeps its number and its expiry. False when
+   * the flow is no longer pending or moved on meanwhile (compare-and-set).
+   */
+  async addSend(flowId: string, current: StoredFlow, requestIds: readonly string[]): Promise<boolean> {
+    if (current.record.state !== 'pending') return false;
+    const added = requestIds.map((id) => this.#secrets.sendDigest(id));
+    const sendIds = [...new Set([...(current.record.sendIds ?? []), ...added])];
+    return this.#move(flowId, current, { ...current.record, sendIds });
+  }
+
   /** Whether the verified code belongs to this flow's send (by the service's request id). */
   isOwnSend(flow: StoredFlow, requestId: string): boolean {
     return flow.record.sendIds?.includes(this.#secrets.sendDigest(requestId)) === true;

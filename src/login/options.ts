@@ -98,6 +98,12 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    */
   channel?: MagicLinkChannel;
   /**
+   * After the resend wait, the waiting page also offers a mobile number's link by the other channel
+   * (SMS after WhatsApp, WhatsApp after SMS), in the same sign-in; `false`: the same channel again
+   * only. Default: `true`.
+   */
+  fallbackChannel?: boolean;
+  /**
    * Send limits: `false`, options (`perDestination`, `perIp`, `redis`, `prefix`, `secret`,
    * `maxCounts`) or a `SendLimiter`; see Send limits (docs/send-limits.md). Default: 5 per
    * destination and client IP (15 per destination in all) and 20 per IP, per 15 minutes; in
