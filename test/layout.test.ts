@@ -120,8 +120,6 @@ const TESTED_THROUGH: Record<string, string> = {
   'routes/sendInput.ts': 'test/strategy/MagicLinkStrategy.send.test.ts',
   'routes/sendUnit.ts': 'test/strategy/MagicLinkStrategy.send.test.ts',
   'routes/fastify.ts': 'test/examples/fastify.test.ts',
-  'session/checkedLogins.ts': 'test/session/pending.test.ts',
-  'session/recordBinding.ts': 'test/session/pending.test.ts',
   'session/recordFormat.ts': 'test/session/pending.test.ts',
   'session/recordKeys.ts': 'test/session/pending.test.ts',
   'session/session.ts': 'test/session/pending.test.ts',
