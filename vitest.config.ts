@@ -3,9 +3,12 @@ import { defineConfig } from 'vitest/config';
 /**
  * The one test config; each run is a set of its projects, chosen with `--project`:
  *
- * - `npm test` (`--project shared --project isolated`): every test but the browser tests and the
- *   load run, the property and fuzz tests at a tenth of their full size on a fixed seed
- *   (test/helpers/fuzzRuns.ts). `npm test -- test/web/origin.test.ts` runs one file.
+ * - `npm test` (`--project shared --project isolated`): every test but the browser tests, the
+ *   packing-and-installing tests and the load run, the property and fuzz tests at a tenth of
+ *   their full size on a fixed seed (test/helpers/fuzzRuns.ts). `npm test -- test/web/origin.test.ts` runs one file.
+ * - `npm run test:package` (`--project package`): the tests that pack this checkout and install
+ *   or read the packed package (the README's runnable blocks, the errors consumer, the package's
+ *   files and imports).
  * - `npm run test:slow` (`--project slow`): the load run and the property and fuzz tests at
  *   their full size on a new seed each run.
  * - `npm run test:e2e` (`--project e2e`): the browser tests, one file at a time.
@@ -28,6 +31,7 @@ export const ISOLATED = [
   'test/strategy/MagicLinkStrategy.quirks.test.ts',
   'test/login/enrich.userInfoCredentials.test.ts',
   'test/errors/warnings.evidence.test.ts',
+  'test/errors/warnings.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
   // A process that built no strategy (no record key), and its warning once per process.
@@ -49,6 +53,12 @@ export const ISOLATED = [
   'test/check/cli.test.ts',
   'test/emulator/cli.test.ts',
 ];
+
+/**
+ * Run by `npm run test:package` only: the tests that pack this checkout (`npm pack`) and install or
+ * read the packed package, a fifth of the quick run's time on a busy machine.
+ */
+export const PACKAGE = ['test/readme/readme.test.ts', 'test/types/errorsConsumer.test.ts', 'test/package/**/*.test.ts'];
 
 /** Run by `npm run test:slow` only. */
 export const SLOW_ONLY = ['test/resilience/load.test.ts'];
@@ -83,7 +93,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: [...ISOLATED, ...SLOW_ONLY, ...ALWAYS_EXCLUDED],
+          exclude: [...ISOLATED, ...SLOW_ONLY, ...PACKAGE, ...ALWAYS_EXCLUDED],
           isolate: false,
         },
       },
@@ -92,7 +102,17 @@ export default defineConfig({
         test: {
           name: 'isolated',
           include: ISOLATED,
-          exclude: [...SLOW_ONLY, ...ALWAYS_EXCLUDED],
+          exclude: [...SLOW_ONLY, ...PACKAGE, ...ALWAYS_EXCLUDED],
+          isolate: true,
+        },
+      },
+      {
+        // Packing and installing: each file in a process of its own, as the isolated ones.
+        extends: true,
+        test: {
+          name: 'package',
+          include: PACKAGE,
+          exclude: ALWAYS_EXCLUDED,
           isolate: true,
         },
       },

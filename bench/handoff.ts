@@ -131,7 +131,7 @@ export async function runHandoffBench(options: HandoffBenchOptions, log: (line: 
     for (const { name, store: makeStore } of stores) {
       const { store, close } = await makeStore();
       // Send limits off: every flow comes from 127.0.0.1, and this measures the handoff, not them.
-      const h = await startHarness({ emulator, strategy: { flowStore: store, limits: false } });
+      const h = await startHarness({ emulator, strategy: { store: store, limits: false } });
       try {
         log(`handoff (${name}): latency, ${options.flows} flows polled every ${POLL_MS} ms`);
         const samples = await latency(h, options.flows, options.concurrency);

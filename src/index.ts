@@ -53,13 +53,7 @@ export type { SessionCompatOptions, LoginRecord, LoginRiskRecord, SessionLike } 
 
 // State the strategy keeps between the send and the click, and the send limits.
 export { MemoryFlowStore, RedisFlowStore } from './stores/index.js';
-export type {
-  FlowStore,
-  MemoryFlowStoreOptions,
-  RedisClientLike,
-  RedisFlowStoreOptions,
-  RedisLike,
-} from './stores/index.js';
+export type { FlowStore, MemoryFlowStoreOptions, RedisClientLike, RedisFlowStoreOptions } from './stores/index.js';
 export { SendLimiter } from './limits/index.js';
 export type {
   SendDecision,

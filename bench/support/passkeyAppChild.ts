@@ -46,7 +46,7 @@ const strategy = new MagicLinkStrategy(
     userAuthUrl: args.userAuthUrl,
     callbackUrl: `${url}/auth/callback`,
     limits: false,
-    flowStore: new MemoryFlowStore({ maxEntries: 1_000_000 }),
+    store: new MemoryFlowStore({ maxEntries: 1_000_000 }),
   },
   async (profile) => ({ id: profile.id }),
 );

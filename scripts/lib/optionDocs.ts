@@ -58,3 +58,58 @@ function shown(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(shown).join(', ')}]`;
   return String(value);
 }
+
+/** An options interface whose members' comments are rendered from a table, as the docs are. */
+export interface InterfaceDoc {
+  file: string;
+  name: string;
+  table: Readonly<Record<string, OptionEntry>>;
+}
+
+/** The interfaces whose member comments `npm run docs:options` writes from the table. */
+export const INTERFACE_DOCS: readonly InterfaceDoc[] = [
+  { file: 'src/login/options.ts', name: 'MagicLinkStrategyOptions', table: STRATEGY_OPTIONS },
+];
+
+/** One option's comment: its line of the table and its default, wrapped at 100 columns. */
+export function optionComment(entry: OptionEntry, indent = '  '): string {
+  // Links of the docs become plain words and the doc they lead to (an editor follows none).
+  const words = entry.doc
+    .replace(/\[([^\]]+)\]\((#[^)]*)\)/g, '$1 (docs/strategy.md)')
+    .replace(/\[([^\]]+)\]\(([^)#]+)\)/g, '$1 (docs/$2)')
+    .replace(/[.:;\s]+$/, '');
+  const sentence = words.charAt(0).toUpperCase() + words.slice(1);
+  const text = `${sentence}. Default: ${defaultCell(entry)}.`;
+  const single = `${indent}/** ${text} */`;
+  if (single.length <= 100) return single;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && `${indent} * ${line} ${word}`.length > 100) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`].join('\n');
+}
+
+/**
+ * `text` with the comment of each member of `doc.name` that the table holds rendered from its
+ * entry, so that an option is described once (in the table) and the editor shows the same words.
+ */
+export function withInterfaceDocs(text: string, doc: InterfaceDoc): string {
+  const start = text.indexOf(`export interface ${doc.name} `);
+  if (start < 0) throw new Error(`${doc.file} has no interface ${doc.name}`);
+  const end = text.indexOf('\n}\n', start);
+  const body = text
+    .slice(start, end)
+    .replace(
+      /(\n {2}\/\*\*(?:[^*]|\*(?!\/))*\*\/)?\n {2}(\w+)(\??:)/g,
+      (all, _comment: string | undefined, name: string, colon: string) => {
+        const entry = doc.table[name];
+        return entry === undefined ? all : `\n${optionComment(entry)}\n  ${name}${colon}`;
+      },
+    );
+  return text.slice(0, start) + body + text.slice(end);
+}

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { channels } from '../diagnostics.js';
+import { warnOnce } from '../errors/warnings.js';
 import type { OtplessClient } from '../client/index.js';
 import { assessRisk, RISK_ACTIONS, strictestAction, validateRiskPolicy } from '../risk/index.js';
 import { checkRiskPolicy } from '../risk/policy.js';
@@ -21,7 +22,6 @@ import { DEFAULT_REFETCH_BACKOFF_MS, refetch } from './riskRefetch.js';
 export type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent, RiskHandler } from './lowRiskTypes.js';
 
 const GUARD = 'requireLowRisk';
-const OWNER = `${GUARD}()`;
 /** Verdicts kept per login and guard: guards are built at startup, so few. */
 const MAX_REMEMBERED_VERDICTS = 32;
 /** Guards built in this process, so each has a name of its own for the verdicts it keeps. */
@@ -133,22 +133,13 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     return opts.onBlock ? opts.onBlock(req, res, next, verdict) : refuse(req, res, 'RISK_BLOCKED', opts.loginUrl);
   };
 
-  // A login without signals is refused (fail closed); when that is because the strategy asks for
-  // none, the operator hears it once, instead of a bare RISK_BLOCKED for everyone.
-  let saidNoSignals = false;
   // Synchronous unless a refetch is due: a guard runs on every request of the route.
   return createGuard(GUARD, opts, (req, res, next, record, verdicts) => {
     const now = Date.now();
     if (record.via === 'passkey') return judgePasskeyLogin(req, res, next, opts);
-    if (!record.risk && !saidNoSignals) {
-      saidNoSignals = true;
-      process.emitWarning(
-        `${OWNER} refuses logins without risk signals, and this one has none: the strategy fetched no signals ` +
-          "at login. Give MagicLinkStrategy enrich: ['secureInfo'] (or ['validateToken']) so that logins carry " +
-          'them; frontend-SDK token logins carry them already.',
-        { type: 'PassportOtplessWarning', code: 'OTPLESS_NO_RISK_SIGNALS' },
-      );
-    }
+    // A login without signals is refused (fail closed); when that is because the strategy asks for
+    // none, the operator hears it once, instead of a bare RISK_BLOCKED for everyone.
+    if (!record.risk) warnOnce('OTPLESS_NO_RISK_SIGNALS');
     const stale = isStale(record, now);
     const fresh =
       stale && record.risk && opts.client && record.token

@@ -67,18 +67,10 @@ export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
   const checked = checkStrategyOptions(input);
   // The parts are built from own keys only, as the checks read them (see `optionsObject`).
   const options = optionsObject<MagicLinkStrategyOptions>(PREFIX, input, 'an object');
-  if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
-    throw optionError(
-      PREFIX,
-      'flowStore',
-      'a FlowStore such as new MemoryFlowStore() or new RedisFlowStore({ client })',
-    );
-  }
   const given = storeOf(options);
-  const flowStore = given ?? options.flowStore;
   // One store for flows and used-token marks (the memory store gives marks their own budget).
-  const store = flowStore ?? new MemoryFlowStore();
-  const sharedState = flowStore !== undefined && !(flowStore instanceof MemoryFlowStore);
+  const store = given ?? new MemoryFlowStore();
+  const sharedState = given !== undefined && !(given instanceof MemoryFlowStore);
   const secret = storeSecretOf(options, sharedState);
   const secrets = new StoreSecrets(secret);
   const limiter = limiterOf(options.limits, given instanceof RedisFlowStore ? given : undefined, secret);
@@ -118,13 +110,7 @@ function clientOf(options: MagicLinkStrategyOptions): OtplessClient {
  */
 function storeOf(options: MagicLinkStrategyOptions): FlowStore | undefined {
   const { store, storePrefix } = options;
-  if (storePrefix !== undefined && (typeof storePrefix !== 'string' || storePrefix.length > 100)) {
-    throw optionError(PREFIX, 'storePrefix', 'a string of at most 100 characters');
-  }
   if (store === undefined) return undefined;
-  if (options.flowStore !== undefined) {
-    throw optionError(PREFIX, 'flowStore', 'left out when store is given (store holds the flows)');
-  }
   if (isFlowStore(store)) return store;
   if (!redisCommandsOf(store)) throw optionError(PREFIX, 'store', `${REDIS_CLIENT_EXPECTED}, or a FlowStore`);
   return new RedisFlowStore({ client: store, prefix: storePrefix ?? 'otpless:' });
@@ -154,12 +140,8 @@ function limiterOf(
  */
 function storeSecretOf(options: MagicLinkStrategyOptions, shared: boolean): string | Buffer {
   const { storeSecret } = options;
-  if (storeSecret !== undefined) {
-    if (typeof storeSecret !== 'string' || storeSecret.length < 32) {
-      throw optionError(PREFIX, 'storeSecret', 'a string of at least 32 characters (a random secret of the app)');
-    }
-    return storeSecret;
-  }
+  // Its form is checked by the table (STRATEGY_OPTIONS); whether it is needed, here.
+  if (storeSecret !== undefined) return storeSecret;
   if (options.client === undefined && typeof options.clientSecret === 'string' && options.clientSecret !== '') {
     return options.clientSecret;
   }

@@ -117,11 +117,7 @@ export function statusForServiceError(err: unknown): number {
     if (isRateLimited(f) || f.status === 503) return 503;
     // The service refused our callback URL as redirect_uri: the operator's setup, not the visitor's input.
     if (f.errorCode === SERVICE_ERROR_CODES.invalidRedirectUri) {
-      warnOnce(
-        'OTPLESS_REDIRECT_URI',
-        'OTPless refused the callback URL as redirect_uri (errorCode 7108): register callbackUrl as an allowed ' +
-          'redirect URI of this OTPless app; until then every send fails with a 502.',
-      );
+      warnOnce('OTPLESS_REDIRECT_URI');
       return 502;
     }
     if (f.status === 400 || f.status === 422) return 400;
@@ -156,13 +152,7 @@ export function warnIfCredentials(err: unknown): void {
 
 /** Warns once about refused credentials: what to check, from the error's endpoint, status and code only. */
 function warnCredentials(f: ApiErrorFields): void {
-  const code = f.errorCode === undefined ? '' : `, errorCode ${f.errorCode}`;
-  warnOnce(
-    'OTPLESS_CREDENTIALS',
-    `OTPless refused this app's credentials (${f.endpoint}: HTTP ${f.status}${code}). ` +
-      'Check clientId and clientSecret, and that this OTPless app may use this call; ' +
-      'until then every sign-in fails with a 502.',
-  );
+  warnOnce('OTPLESS_CREDENTIALS', f);
 }
 
 /** True for the errors `OtplessClient` throws. */
@@ -183,11 +173,7 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
   warnIfUnreachable(err);
   const status = statusForServiceError(err);
   if (isOtplessError(err, 'NOT_SUCCESS')) {
-    warnOnce(
-      'OTPLESS_NOT_SUCCESS',
-      `OTPless ${err.endpoint} answered with status "${err.serviceStatus}" instead of SUCCESS; such answers are ` +
-        'refused (502 SERVICE_NOT_SUCCESS). Subscribe to passport-otpless:service:not-success to count them.',
-    );
+    warnOnce('OTPLESS_NOT_SUCCESS', err.endpoint, err.serviceStatus);
   }
   const code: RequestErrorCode = isOtplessError(err, 'NOT_SUCCESS')
     ? 'SERVICE_NOT_SUCCESS'
@@ -208,9 +194,5 @@ export function serviceFailure(err: unknown, message = SERVICE_FAILURE_MESSAGE):
 /** The service could not be reached (a timeout, a network error): told once, whichever route met it. */
 function warnIfUnreachable(err: unknown): void {
   if (!isOtplessError(err, 'TIMEOUT') && !isOtplessError(err, 'NETWORK')) return;
-  warnOnce(
-    'OTPLESS_SERVICE_UNREACHABLE',
-    'passport-otpless: the OTPless service could not be reached (a timeout or a network error): sign-ins fail ' +
-      'until it can. Check authUrl/userAuthUrl and the network from this host; `npx otpless-check` tests both.',
-  );
+  warnOnce('OTPLESS_SERVICE_UNREACHABLE');
 }

@@ -1,7 +1,8 @@
 /**
  * The strategy's options, one entry each: its check, default and line in docs/strategy.md. The
- * options the composition root builds parts from (`client`, `store`, `flowStore`, `storeSecret`,
- * `limits` and the client's own) have no check here: they are checked there, where they are used.
+ * options the composition root builds parts from (`client`, `store`, `limits` and the client's
+ * own) are checked there, where they are used; so are the rules that tie two options together
+ * (`storeSecret` required with a ready `client` and a shared `store`).
  */
 import { isCountryCode } from '../contact/phone.js';
 import type { CountryCode } from '../contact/phone.js';
@@ -84,14 +85,19 @@ export const STRATEGY_OPTIONS = {
     defaultDoc: 'memory (one process)',
     doc: "the state every instance shares: the app's Redis client (node-redis v4 to v6 or ioredis, a cluster client of either) holds cross-device flows, used-token marks and send limits; or a `FlowStore` of your own (flows and marks). See [Several instances](several-instances.md)",
   },
-  storePrefix: { defaultDoc: "`'otpless:'`", doc: "prefix of every key `store`'s Redis holds" },
+  storePrefix: {
+    check: stringWhere((prefix) => prefix.length <= 100, 'a string of at most 100 characters'),
+    defaultDoc: "`'otpless:'`",
+    doc: "prefix of every key `store`'s Redis holds",
+  },
   storeSecret: {
+    // Whether it is required (a ready client with a shared store) is decided where the store is built.
+    check: stringWhere(
+      (secret) => secret.length >= 32,
+      'a string of at least 32 characters (a random secret of the app)',
+    ),
     defaultDoc: 'derived from `clientSecret`',
     doc: "the server-side secret the store's keys, numbers and sealed approvals derive from (the store never holds it); at least 32 characters, the same on every instance. Required with `client` and a shared `store`",
-  },
-  flowStore: {
-    defaultDoc: 'none',
-    doc: 'flows and used tokens only, as before `store` (which it cannot be given with): prefer `store`',
   },
   requestIdsDiffer: {
     check: isBoolean,

@@ -23,10 +23,5 @@ export function warnIfStateInMemory(setup: LoginSetup, req: HttpRequest): void {
   stateChecked.add(setup);
   const sessionStore = (req as { sessionStore?: object }).sessionStore;
   if (setup.sharedState || !sessionStore || isMemorySessionStore(sessionStore)) return;
-  warnOnce(
-    'OTPLESS_STATE_IN_MEMORY',
-    'passport-otpless: sessions are in a shared store but sign-in flows, used tokens and send limits are in ' +
-      "this process's memory: other instances will not see them. Give the strategy your Redis client: " +
-      'new MagicLinkStrategy({ ..., store: redisClient }).',
-  );
+  warnOnce('OTPLESS_STATE_IN_MEMORY');
 }

@@ -24,12 +24,7 @@ export function warnIfOriginDiffers(req: HttpRequest, callbackUrl: string): void
     return;
   }
   if (from === expected) return;
-  warnOnce(
-    'OTPLESS_ORIGIN_DIFFERS',
-    `passport-otpless: a link was asked for from ${from}, but links return to ${expected} (callbackUrl), ` +
-      'another cookie jar: the browser will not find its sign-in there. Open the app at ' +
-      `${expected}, or set callbackUrl to the origin the app is opened at.`,
-  );
+  warnOnce('OTPLESS_ORIGIN_DIFFERS', from, expected);
 }
 
 /**
@@ -44,12 +39,6 @@ export function watchSessionCookie(req: HttpRequest, res: ServerResponse): void 
     const reply = replyOf(res) as { getHeader?(name: string): unknown } | undefined;
     const set = res.getHeader('set-cookie') ?? reply?.getHeader?.('set-cookie');
     if (set !== undefined || res.statusCode >= 400) return;
-    warnOnce(
-      'OTPLESS_SESSION_COOKIE_NOT_SET',
-      'passport-otpless: a link was sent, but the answer set no session cookie, so the browser that asked ' +
-        "will not be recognised when the link comes back. Over plain http, a session cookie must not be 'secure' " +
-        '(express-session: cookie.secure; @fastify/session: cookie: { secure: false }); check that the session ' +
-        'middleware runs before the route.',
-    );
+    warnOnce('OTPLESS_SESSION_COOKIE_NOT_SET');
   });
 }

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { mac128 } from '../crypto.js';
+import { warnOnce } from '../errors/warnings.js';
 import { sessionIdOf } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
@@ -76,21 +77,11 @@ export function noKeyError(): Error {
   );
 }
 
-let saidNoKey = false;
-
 /**
  * A record names a key this process lacks. When the process has none at all, its guards run
  * without a strategy (an API process beside the one that signs in): the operator hears it once.
  */
 function noKeyHere(): false {
-  if (!saidNoKey && latestRecordKey() === undefined) {
-    saidNoKey = true;
-    process.emitWarning(
-      'passport-otpless: a login record was read in a process where no MagicLinkStrategy was built, so it ' +
-        'cannot be checked and counts as none. Build the strategy (with the same storeSecret or client secret) ' +
-        'in every process whose routes use the guards.',
-      { type: 'PassportOtplessWarning', code: 'OTPLESS_NO_RECORD_KEY' },
-    );
-  }
+  if (latestRecordKey() === undefined) warnOnce('OTPLESS_NO_RECORD_KEY');
   return false;
 }

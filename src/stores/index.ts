@@ -2,4 +2,4 @@ export type { FlowStore } from './types.js';
 export { MemoryFlowStore } from './memory.js';
 export type { MemoryFlowStoreOptions } from './memory.js';
 export { RedisFlowStore } from './redis.js';
-export type { RedisClientLike, RedisFlowStoreOptions, RedisLike } from './redis.js';
+export type { RedisClientLike, RedisFlowStoreOptions } from './redis.js';

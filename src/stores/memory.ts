@@ -87,7 +87,7 @@ export const MEMORY_FLOW_STORE_OPTIONS = {
  * swept as it goes, so the heap follows the live logins, not the total.
  *
  * @example
- * new MagicLinkStrategy({ ..., flowStore: new MemoryFlowStore({ maxEntries: 10_000 }) }, verify);
+ * new MagicLinkStrategy({ ..., store: new MemoryFlowStore({ maxEntries: 10_000 }) }, verify);
  */
 export class MemoryFlowStore implements FlowStore {
   readonly #flows: Budget;

@@ -13,9 +13,6 @@ import type { FlowStore } from './types.js';
  */
 export type RedisClientLike = object;
 
-/** @deprecated The node-redis shape this package used to require; any `RedisClientLike` fits now. */
-export type RedisLike = RedisClientLike;
-
 /** Options of `RedisFlowStore`. */
 export interface RedisFlowStoreOptions {
   /** A connected node-redis or ioredis client (or cluster client) the app owns. */

@@ -275,11 +275,7 @@ export class CallbackAttempt {
     if (pending.requestIdHashes.includes(hashRequestId(requestId))) return true;
     if (otherPendingHas(session, requestId, now)) return false;
     if (!this.settings.requestIdsDiffer) return false;
-    warnOnce(
-      'OTPLESS_REQUEST_ID_DIFFERS',
-      "passport-otpless: the service's verify-code requestId is not one the send returned; as requestIdsDiffer " +
-        'says, binding rests on the flow parameter alone. Run `npx otpless-check` for details.',
-    );
+    warnOnce('OTPLESS_REQUEST_ID_DIFFERS');
     return true;
   }
 

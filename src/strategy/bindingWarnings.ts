@@ -16,20 +16,10 @@ export function warnIfBindingLost(req: HttpRequest, found: { flowDropped: boolea
   if (!codeInQuery(req)) return;
   if (found.flowDropped) {
     // The code belongs to a send whose redirect_uri carried the flow, and it came back without it.
-    warnOnce(
-      'OTPLESS_FLOW_PARAM_MISSING',
-      `passport-otpless: a sign-in link came back without its "${FLOW_PARAM}" parameter: either the service drops ` +
-        'the query of redirect_uri (then cross-device handoff cannot work), or a visitor opened an altered link. ' +
-        "Same-browser logins fall back to the service's request id. `npx otpless-check` tells which.",
-    );
+    warnOnce('OTPLESS_FLOW_PARAM_MISSING', FLOW_PARAM);
   }
   if (found.unbound) {
-    warnOnce(
-      'OTPLESS_BINDING_FAILED',
-      "passport-otpless: a link came back without its flow parameter and the service's requestId matched no " +
-        'send of the browser: either neither binding holds for this service, or a visitor opened an altered ' +
-        'link in another browser. `npx otpless-check` tells which.',
-    );
+    warnOnce('OTPLESS_BINDING_FAILED');
   }
 }
 

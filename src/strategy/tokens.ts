@@ -78,11 +78,6 @@ export function authenticatedAt(
   const stamp = readIsoTime(validated.timestamp);
   if (stamp === undefined) return undefined;
   if (timestampMeans === 'signIn') return stamp;
-  warnOnce(
-    'OTPLESS_TOKEN_TIME_UNKNOWN',
-    'OTPless validate-token answered without verifiedAt, and what its `timestamp` stamps is not known: ' +
-      'frontend-token logins are refused (TOKEN_REJECTED). Run `npx otpless-check` against the real service ' +
-      'to learn whether `timestamp` is the sign-in time (see docs/service-facts.md).',
-  );
+  warnOnce('OTPLESS_TOKEN_TIME_UNKNOWN');
   return undefined;
 }

@@ -33,7 +33,7 @@ function flowOf(callback: string): string {
 
 async function ask(email: string) {
   const store = new KeyedStore();
-  const h: Harness = await pool.harness({ strategy: { flowStore: store } });
+  const h: Harness = await pool.harness({ strategy: { store: store } });
   const laptop = h.browser();
   const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });
   expect(sent.status).toBe(200);
@@ -199,7 +199,7 @@ class RacedStore extends MemoryFlowStore {
 
 async function askRaced(email: string) {
   const store = new RacedStore();
-  const h = await pool.harness({ strategy: { flowStore: store } });
+  const h = await pool.harness({ strategy: { store: store } });
   const laptop = h.browser();
   const startedAt = Date.now();
   const sent = await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email });

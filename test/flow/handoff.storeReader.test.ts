@@ -72,7 +72,7 @@ describe.skipIf(!hasRedisServer())('a reader of every Redis key and every sessio
       session: 'express',
       sessionStore: new RedisStore({ client: redis, prefix: 'sess:' }),
       // The attacker asks for as many links to themselves as they like: limits are not what is tested.
-      strategy: { flowStore: new RedisFlowStore({ client: redis, prefix: 'otpless:' }), limits: false },
+      strategy: { store: new RedisFlowStore({ client: redis, prefix: 'otpless:' }), limits: false },
     });
   }, 30_000);
   afterAll(async () => {

@@ -36,7 +36,7 @@ async function app() {
     emulator,
     session: 'express',
     sessionStore: sessions,
-    strategy: { flowStore: flows, limits: false, enrich: ['secureInfo'] },
+    strategy: { store: flows, limits: false, enrich: ['secureInfo'] },
     routes: (a) => {
       a.get('/sid', (req, res) => res.json({ sid: req.sessionID }));
       a.get('/needs-mobile', requireIdentity('MOBILE'), (req, res) => res.json({ ok: true, user: req.user }));

@@ -232,7 +232,7 @@ describe('cross-device handoff (the default)', () => {
 describe('a flow the store no longer holds as written', () => {
   it('evicted by the store: expired', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, flowKey } = await askForLink(h, store, 'evicted@example.com');
     await store.inner.take(flowKey);
     await expectExpired(laptop);
@@ -246,7 +246,7 @@ describe('a flow the store no longer holds as written', () => {
     ['with an unknown state', JSON.stringify({ v: 1, s: 'taken', m: '42', exp: Date.now() + 60_000, a: {} })],
   ])('overwritten with a record %s: expired', async (_what, value) => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, flowKey } = await askForLink(h, store, 'garbage@example.com');
     await store.overwrite(flowKey, value, 60_000);
     await expectExpired(laptop);
@@ -254,7 +254,7 @@ describe('a flow the store no longer holds as written', () => {
 
   it('approved on the phone, but another tab took it first: this one is not signed in', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, callback, match } = await askForLink(h, store, 'other-tab@example.com');
     const phone = h.browser();
     expect((await phone.post(callback).type('form').send({ match })).status).toBe(200);
@@ -270,7 +270,7 @@ describe('the stored flow lives as long as its link, not longer', () => {
   it('once the link has expired on the store clock, the flow is gone: expired', async () => {
     const store = new WatchedFlowStore();
     // expiry: 600 s (the strategy's clock does not move, so only the store can drop the flow).
-    const h = await pool.harness({ strategy: { flowStore: store, expiry: 600 } });
+    const h = await pool.harness({ strategy: { store: store, expiry: 600 } });
     const { laptop } = await askForLink(h, store, 'ttl@example.com');
     store.now += 600_000 + 1_000;
     expect((await laptop.get('/auth/status')).body.status).not.toBe('pending');
@@ -280,7 +280,7 @@ describe('the stored flow lives as long as its link, not longer', () => {
 
   it('before that, it is still there: pending', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store, expiry: 600 } });
+    const h = await pool.harness({ strategy: { store: store, expiry: 600 } });
     const { laptop } = await askForLink(h, store, 'ttl-live@example.com');
     store.now += 590_000;
     expect((await laptop.get('/auth/status')).body.status).toBe('pending');
@@ -290,7 +290,7 @@ describe('the stored flow lives as long as its link, not longer', () => {
 describe('the number typed on the phone ', () => {
   it('typed with spaces around it: approved, and the laptop signs in', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, callback, match } = await askForLink(h, store, 'spaces@example.com');
     const approved = await h.browser().post(callback).type('form').send(`match=%20${match}%20`);
     expect(approved.status).toBe(200);
@@ -301,7 +301,7 @@ describe('the number typed on the phone ', () => {
 
   it('sent twice in one form (not one string): no answer (the page asks again, 400), never a 500, and the flow waits', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, callback, match } = await askForLink(h, store, 'twice@example.com');
     const res = await h.browser().post(callback).type('form').send(`match=${match}&match=${match}`);
     expect(res.status).toBe(400);
@@ -312,7 +312,7 @@ describe('the number typed on the phone ', () => {
 
   it('the right number, but the service refuses the code at approval: nothing proven, the flow waits, nobody signed in', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, callback, match } = await askForLink(h, store, 'refused-code@example.com');
     h.emulator.fault({
       path: '/auth/v1/verify/code',
@@ -352,7 +352,7 @@ describe('a stored record of this shape with one field wrong is no flow', () => 
     ['with sendIds not a list', (r) => ({ ...r, sendIds: 'abc' })],
   ])('%s: expired', async (_what, alter) => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, flowKey, flowId } = await askForLink(h, store, 'one-field@example.com');
     await store.overwriteRecord(flowKey, flowId, alter(await store.record(flowKey, flowId)), 600_000);
     await expectExpired(laptop);
@@ -366,7 +366,7 @@ describe('a record that does not open for this flow signs nobody in', () => {
     ['an approved record in clear', 'clear'],
   ])('%s: the flow is gone, the callback refuses (401), never a 500', async (_what, kind) => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     // Another flow approved on its phone: its sealed record is valid, but for that flow only.
     const other = await askForLink(h, store, 'other-flow@example.com');
     expect((await h.browser().post(other.callback).type('form').send({ match: other.match })).status).toBe(200);
@@ -383,7 +383,7 @@ describe('a record that does not open for this flow signs nobody in', () => {
 describe('a flow is over at its expiresAt, to the millisecond', () => {
   it('status one millisecond before: pending; at expiresAt: expired', async () => {
     const store = new WatchedFlowStore();
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const { laptop, flowKey, flowId } = await askForLink(h, store, 'edge@example.com');
     // The record ends before the browser's own note of the send does, so only the record decides.
     const end = Date.now() + 5_000;
@@ -401,7 +401,7 @@ describe('a store that does not keep a new flow', () => {
   it('send() answers 503 STORE_UNAVAILABLE and no link goes out', async () => {
     const store = new WatchedFlowStore();
     store.refuseFlows = true;
-    const h = await pool.harness({ strategy: { flowStore: store } });
+    const h = await pool.harness({ strategy: { store: store } });
     const before = h.emulator.outbox().length;
     const sent = await h
       .browser()
@@ -441,7 +441,7 @@ describe('an approval sealed for this flow, not of this shape', () => {
     ['no approvedAt', { verification: { userDetails: { token: 'a-token' } } }],
   ])('%s: the laptop’s callback refuses (401), never a 500, nobody signed in', async (_what, shape) => {
     const store = new KeyedStore();
-    const h = await pool.harness({ strategy: { flowStore: store, storeSecret: STORE_SECRET } });
+    const h = await pool.harness({ strategy: { store: store, storeSecret: STORE_SECRET } });
     const laptop = h.browser();
     const email = 'shape@example.com';
     expect((await laptop.post('/auth/magic-link').set('accept', 'application/json').send({ email })).status).toBe(200);
@@ -464,7 +464,7 @@ describe('a store that keeps no new flow', () => {
     store.refuse = true;
     const causes: unknown[] = [];
     const h = await pool.harness({
-      strategy: { flowStore: store },
+      strategy: { store },
       // The app's own handling of a refused send (`onError`) gets the error with its cause, for its logs.
       send: {
         onError: (err, _req, _res, next) => {
@@ -554,7 +554,7 @@ describe('a deny needs the proof an approval needs', () => {
 
 describe('used-token marks hold', () => {
   it('flows filling the memory store never evict a mark: the spent token stays refused', async () => {
-    const h = await unlimitedApp({ strategy: { flowStore: new MemoryFlowStore({ maxEntries: 2 }) } });
+    const h = await unlimitedApp({ strategy: { store: new MemoryFlowStore({ maxEntries: 2 }) } });
     const token = emulator.issueToken({ email: 'mark@example.com' });
     expect((await postToken(h, token)).status).toBe(302);
     for (let i = 0; i < 4; i++) await ask(h, `filler-${i}@example.com`);

@@ -12,7 +12,6 @@ import {
   serviceFieldOf,
   statusForServiceError,
 } from '../../src/login/failures.js';
-import { warnOnce } from '../../src/errors/warnings.js';
 import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import type { CaptureServer } from '../client/helpers/captureServer.js';
@@ -165,21 +164,6 @@ describe('the operator is told once per process, without secrets', () => {
     );
     expect(ours[0]?.message).not.toContain('secret');
     expect(ours[0]?.message).not.toContain('code-1');
-  });
-
-  it('warnOnce: once per code, and the code on the warning', async () => {
-    const warnings: Error[] = [];
-    const listen = (w: Error) => warnings.push(w);
-    process.on('warning', listen);
-    expect(warnOnce('OTPLESS_SETUP', 'first')).toBe(true);
-    expect(warnOnce('OTPLESS_SETUP', 'second')).toBe(false);
-    expect(warnOnce('OTPLESS_TEST', 'third')).toBe(true);
-    await new Promise((resolve) => setImmediate(resolve));
-    process.off('warning', listen);
-    expect(warnings.map((w) => [w.name, w.message, (w as Error & { code?: string }).code])).toEqual([
-      ['PassportOtplessWarning', 'first', 'OTPLESS_SETUP'],
-      ['PassportOtplessWarning', 'third', 'OTPLESS_TEST'],
-    ]);
   });
 });
 

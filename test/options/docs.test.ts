@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OPTION_DOCS, renderOptionTable, withOptionTable } from '../../scripts/lib/optionDocs.js';
+import {
+  INTERFACE_DOCS,
+  OPTION_DOCS,
+  renderOptionTable,
+  withInterfaceDocs,
+  withOptionTable,
+} from '../../scripts/lib/optionDocs.js';
 
 // The docs' option references are rendered from the option tables: a doc that differs from its
 // table (an option added, a default changed, and `npm run docs:options` not run) fails here.
@@ -20,6 +26,21 @@ describe('the docs option references and the option tables agree', () => {
       const region = text.slice(text.indexOf(`<!-- options:${doc.id}`), text.indexOf(`<!-- /options:${doc.id} -->`));
       const names = [...region.matchAll(/^\| `([A-Za-z.]+)` \|/gm)].map((m) => m[1]);
       expect(names).toEqual(Object.keys(doc.table));
+    });
+  }
+
+  for (const doc of INTERFACE_DOCS) {
+    it(`${doc.file}'s ${doc.name} describes each option in the words of its table`, () => {
+      const text = readFileSync(join(root, doc.file), 'utf8');
+      expect(withInterfaceDocs(text, doc), 'run npm run docs:options').toBe(text);
+      // Every option the interface declares itself is in the table, so none keeps a comment of its own.
+      const body = text.slice(
+        text.indexOf(`export interface ${doc.name} `),
+        text.indexOf('\n}\n', text.indexOf(`export interface ${doc.name} `)),
+      );
+      const declared = [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]!);
+      expect(declared.length).toBeGreaterThan(0);
+      expect(declared.filter((name) => !(name in doc.table))).toEqual([]);
     });
   }
 

@@ -8,7 +8,7 @@ import {
   requireLowRisk,
   sessionCompat,
 } from '../../src/index.js';
-import type { RedisLike } from '../../src/index.js';
+import type { RedisClientLike } from '../../src/index.js';
 import { OtplessClient } from '../../src/client/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { nearestName } from '../../src/options.js';
@@ -78,7 +78,7 @@ describe('a misspelt option throws a TypeError naming the nearest right name', (
     expect(() => new MemoryFlowStore(loose({ maxEntrie: 10 }))).toThrow(
       /^MemoryFlowStore: options\.maxEntrie is not an option \(did you mean maxEntries\?\)/,
     );
-    const client = loose<RedisLike>({});
+    const client = loose<RedisClientLike>({});
     expect(() => new RedisFlowStore(loose({ client, prefx: 'app:' }))).toThrow(
       /^RedisFlowStore: options\.prefx is not an option \(did you mean prefix\?\)/,
     );
