@@ -4,6 +4,8 @@ import { sessionIdOf, sessionOf } from './session.js';
 import type { SessionLike } from './session.js';
 import { openValue, sealSecretsOf, UNREADABLE } from './sealedSignals.js';
 import { isBound, sessionUser, userText } from './recordBinding.js';
+import { recordKeyById } from './recordKeys.js';
+import { openSealedToken } from './sealedToken.js';
 import { sameJson, shapeOfJson } from './jsonShape.js';
 import type { JsonShape } from './jsonShape.js';
 import { LOGIN_RECORD_KEY, sealContext, UNREADABLE_SIGNALS } from './recordFormat.js';
@@ -82,6 +84,12 @@ function check(req: object, session: SessionLike, stored: unknown): CheckedLogin
   // A copy, as JSON keeps it: the session's own objects stay the app's.
   const storedText = JSON.stringify(candidate);
   const record = JSON.parse(storedText) as LoginRecord;
+  if (candidate.token !== undefined) {
+    // Sealed for this session; one that does not open (an earlier version's, in clear) is no token.
+    const token = openSealedToken(session, candidate.id, candidate.token, recordKeyById(candidate.k)!);
+    if (token === undefined) delete record.token;
+    else record.token = token;
+  }
   const risk = candidate.risk;
   const sealed = risk !== undefined && 's' in risk;
   if (sealed) {

@@ -5,6 +5,7 @@ import type { SessionLike } from './session.js';
 import { latestRecordKey } from './recordKeys.js';
 import type { RecordKey } from './recordKeys.js';
 import { bound, noKeyError } from './recordBinding.js';
+import { withSealedToken } from './sealedToken.js';
 import { LOGIN_RECORD_KEY, storedRisk } from './recordFormat.js';
 import type { LoginRecord, UnboundStoredRecord } from './recordFormat.js';
 
@@ -60,7 +61,8 @@ function writeRecord(
   // Passport has just put the user into the session (it refuses a login without one), so both
   // the session and its user are there.
   const session = sessionOf(req) as SessionLike;
-  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, stored, key));
+  // The token sealed for this session (the one Passport just made): no reader of the store finds it.
+  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, withSealedToken(session, stored, key), key));
   if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
   else removeSessionValue(session, 'returnTo');
 }

@@ -23,7 +23,9 @@ async function serviceSessionOf(h: Harness, email: string): Promise<string> {
 /** Every session the store holds, as a reader of it sees them (JSON, by session id). */
 function readAll(store: expressSession.MemoryStore): Promise<Record<string, Record<string, unknown>>> {
   return new Promise((resolve, reject) =>
-    store.all((err, all) => (err ? reject(err as Error) : resolve((all ?? {}) as Record<string, Record<string, unknown>>))),
+    store.all((err, all) =>
+      err ? reject(err as Error) : resolve((all ?? {}) as unknown as Record<string, Record<string, unknown>>),
+    ),
   );
 }
 
