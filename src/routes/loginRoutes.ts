@@ -10,7 +10,7 @@ import type { OptionTable } from '../options/table.js';
 import { sessionOf, setSessionValue } from '../session/session.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectWithError, sendJson, wantsJson } from '../web/request.js';
+import { ownFields, redirectWithError, sendJson, wantsJson } from '../web/request.js';
 import { readBodyIfNeeded } from './body.js';
 import { runCallback } from './callbackRoute.js';
 import type { CallbackSettings, PassportRunner } from './callbackRoute.js';
@@ -125,7 +125,7 @@ export function createLoginRoutes(
   const onError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
     if (wantsJson(req)) return sendJson(res, err.status, err);
     if (pages.signIn) return redirectWithError(res, pages.signIn, err.code, err.field);
-    const values = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const values = ownFields(req.body);
     showSignInPage(setup, paths, choices, req, res, { err, values }).catch(next);
   };
   const send = createSendMiddleware(
@@ -140,7 +140,7 @@ export function createLoginRoutes(
       checkedBefore: (req) => resending.has(req),
       sent(req, input) {
         rememberWaiting(setup, req, input, Date.now());
-        const returnTo = (req.body as { returnTo?: unknown } | undefined)?.returnTo;
+        const returnTo = ownFields(req.body).returnTo;
         const session = sessionOf(req);
         if (session && isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
       },
@@ -186,8 +186,8 @@ const resending = new WeakSet<HttpRequest>();
 
 /** "Send it again" on the waiting page posts no address: the one of the last send is sent again. */
 function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
-  const body = req.body as Record<string, unknown> | undefined;
-  if (!body || body.resend !== '1' || body.email !== undefined || body.mobile !== undefined) return;
+  const body = ownFields(req.body);
+  if (body.resend !== '1' || body.email !== undefined || body.mobile !== undefined) return;
   const again = readResend(setup, req);
   if (!again) return;
   req.body = { ...again };

@@ -1,8 +1,9 @@
 import { openJson, sealJson, UNOPENED } from '../crypto.js';
 import { maskDestination } from '../diagnostics.js';
 import type { LoginSetup } from '../login/compose.js';
-import { removeSessionValue, sessionOf, setSessionValue } from '../session/session.js';
+import { removeSessionValue, sessionOf, sessionValue, setSessionValue } from '../session/session.js';
 import type { HttpRequest } from '../web/request.js';
+import { ownFields } from '../web/request.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import type { SendInput } from './sendInput.js';
 
@@ -43,7 +44,7 @@ export function rememberWaiting(setup: LoginSetup, req: HttpRequest, input: Send
 
 /** The waiting record of this session, or `undefined` (none, or one altered in the store). */
 export function readWaiting(req: HttpRequest): WaitingRecord | undefined {
-  const value = sessionOf(req)?.[WAITING_KEY] as { to?: unknown; sentAt?: unknown } | undefined;
+  const value = sessionValue(sessionOf(req), WAITING_KEY) as { to?: unknown; sentAt?: unknown } | undefined;
   if (!value || typeof value !== 'object') return undefined;
   const { to, sentAt } = value;
   if (!Array.isArray(to) || !to.every((t) => typeof t === 'string') || typeof sentAt !== 'number') return undefined;
@@ -52,7 +53,7 @@ export function readWaiting(req: HttpRequest): WaitingRecord | undefined {
 
 /** What to send again, opened under the setup's key, or `undefined`. */
 export function readResend(setup: LoginSetup, req: HttpRequest): ResendInput | undefined {
-  const sealed = (sessionOf(req)?.[WAITING_KEY] as { resend?: unknown } | undefined)?.resend;
+  const sealed = ownFields(sessionValue(sessionOf(req), WAITING_KEY)).resend;
   const value = openJson(setup.resendKey, sealed, CONTEXT);
   if (value === UNOPENED || !value || typeof value !== 'object') return undefined;
   return value as ResendInput;

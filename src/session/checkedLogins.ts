@@ -1,6 +1,6 @@
 import type { RiskVerdict } from '../risk/index.js';
 import { rememberAtMost } from '../boundedMemo.js';
-import { sessionIdOf, sessionOf } from './session.js';
+import { sessionIdOf, sessionOf, sessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { openValue, sealSecretsOf, UNREADABLE } from './sealedSignals.js';
 import { isBound, sessionUser, userText } from './recordBinding.js';
@@ -48,7 +48,7 @@ const MAX_CHECKED = 1_000;
  */
 export function readCheckedLogin(req: { session?: unknown }): CheckedLogin | undefined {
   const session = sessionOf(req);
-  const stored = session?.[LOGIN_RECORD_KEY];
+  const stored = sessionValue(session, LOGIN_RECORD_KEY);
   if (!session || !stored) return undefined;
   const b = (stored as { b?: unknown }).b;
   const known = typeof b === 'string' ? CHECKED.get(b) : undefined;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { sessionIdOf } from './session.js';
+import { sessionIdOf, sessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
 import type { RecordKey } from './recordKeys.js';
@@ -33,7 +33,7 @@ export function isBound(session: SessionLike, record: StoredLoginRecord, user: s
  * of `passport` itself (@fastify/passport).
  */
 export function sessionUser(session: SessionLike): unknown {
-  const passport = session.passport;
+  const passport = sessionValue(session, 'passport');
   return Object.hasOwn(Object(passport), 'user') ? (passport as { user: unknown }).user : passport;
 }
 

@@ -14,6 +14,28 @@ export function sessionOf(req: { session?: unknown }): SessionLike | undefined {
 }
 
 /**
+ * A value of the session, read only when the session holds it: never one a polluted
+ * `Object.prototype` lends. A session the library keeps as a Proxy over its data
+ * (@fastify/secure-session) holds nothing as own properties: there a value counts unless it is
+ * the very one a prototype holds under that name.
+ */
+export function sessionValue(session: SessionLike | undefined, key: string): unknown {
+  if (!session) return undefined;
+  if (Object.hasOwn(session, key)) return session[key];
+  const value = session[key];
+  if (value === undefined) return undefined;
+  for (
+    let proto = Object.getPrototypeOf(session) as object | null;
+    proto;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
+    const lent = Object.getOwnPropertyDescriptor(proto, key);
+    if (lent) return 'value' in lent && lent.value === value ? undefined : value;
+  }
+  return value;
+}
+
+/**
  * Writes one value of the session as a whole object, never by changing a stored object in
  * place: @fastify/secure-session notices only its own `set` (its session is a Proxy whose
  * property writes call it), and @fastify/session, express-session and cookie-session compare

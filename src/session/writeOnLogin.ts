@@ -1,6 +1,6 @@
 import type { HttpRequest } from '../web/request.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { removeSessionValue, sessionOf, setSessionValue } from './session.js';
+import { removeSessionValue, sessionOf, sessionValue, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey } from './recordKeys.js';
 import type { RecordKey } from './recordKeys.js';
@@ -35,7 +35,7 @@ export function writeRecordOnLogin(req: HttpRequest, record: Omit<LoginRecord, '
   // the same function, before a strategy runs.
   const target = req as unknown as { logIn: LogIn; login: LogIn };
   const original = target.logIn;
-  const returnTo = sessionOf(req)?.returnTo;
+  const returnTo = sessionValue(sessionOf(req), 'returnTo');
   // Sealed now, so a missing secret fails the login before the user is logged in.
   const stored: UnboundStoredRecord = { ...record };
   if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
