@@ -33,7 +33,8 @@ export function withSealedToken<R extends { id: string; token?: string }>(
   record: R,
   key: RecordKey,
 ): R {
-  if (record.token === undefined) return record;
+  // Only a token (a string) is sealed: anything else stays as it is, for the shape check to refuse.
+  if (typeof record.token !== 'string') return record;
   return { ...record, token: sealJson(sealKeyOf(key), record.token, contextOf(session, record.id)) };
 }
 
