@@ -138,10 +138,19 @@ export class Handoff {
     return this.#move(flowId, flow, { ...flow.record, state: 'approved', approval });
   }
 
-  /** Where the flow stands, for the asking browser. */
+  /**
+   * Where the flow stands, for the asking browser. A flow its asking browser finished (its
+   * approval taken, or the link opened in that browser) is `none`: nothing waits here any more.
+   * A poll that read its session before that browser's login and the flow after it would
+   * otherwise say `expired` ("nobody was signed in") beside the signed-in tab. A flow gone
+   * without that mark (expired, lost by the store) is `expired`.
+   */
   async status(flowId: string, now: number): Promise<{ status: FlowStatus; record?: FlowRecord }> {
     const flow = await this.read(flowId, now);
-    if (!flow) return { status: 'expired' };
+    if (!flow) {
+      const finished = (await this.#store.get(this.#secrets.approvalUsedKey(flowId))) !== undefined;
+      return { status: finished ? 'none' : 'expired' };
+    }
     return { status: flow.record.state, record: flow.record };
   }
 
@@ -167,9 +176,20 @@ export class Handoff {
     return { kind: 'approved', approval };
   }
 
-  /** Drops a flow (the asking browser finished it itself). */
-  async discard(flowId: string): Promise<void> {
-    await this.#store.take(this.#secrets.flowKey(flowId));
+  /**
+   * Drops a flow (the asking browser finished it itself, opening the link), marked as an approval
+   * used is: its status then reads `none`, not `expired`, and the record written back by whoever
+   * kept it opens no approval.
+   */
+  async discard(flowId: string, now = Date.now()): Promise<void> {
+    const raw = await this.#store.take(this.#secrets.flowKey(flowId));
+    const flow = raw === undefined ? undefined : this.#opened(flowId, raw, now);
+    if (!flow) return;
+    await this.#store.create(
+      this.#secrets.approvalUsedKey(flowId),
+      '1',
+      Math.max(1, flow.record.expiresAt - now) + USED_MARK_MARGIN_MS,
+    );
   }
 
   /** Moves a flow to `next`, sealed; false when it changed since it was read (compare-and-set). */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sessionOf } from '../session/session.js';
+import { sessionOf, sessionValue } from '../session/session.js';
 import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
@@ -79,7 +79,7 @@ export function createGuard(guard: string, options: GuardOptions, decide: GuardD
     const login = readCheckedLogin(req);
     // A record that is not this user's: another login (another strategy's, say) replaced the
     // magic-link one in this session. That login must sign in again: 401, as for no login.
-    const stored: unknown = sessionOf(req)?.[LOGIN_RECORD_KEY];
+    const stored = sessionValue(sessionOf(req), LOGIN_RECORD_KEY);
     if (!login && stored !== undefined && stored !== null) {
       return refuse(req, res, 'UNAUTHENTICATED', options.loginUrl);
     }

@@ -2,16 +2,24 @@ import { OtplessRequestError } from '../errors/index.js';
 import type { HttpRequest } from '../web/request.js';
 
 /** A form or JSON body of a sign-in is a few hundred bytes: anything past this is refused. */
-const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * Parses the body of a POST to the mount when no body parser ran (`req.body` undefined), so the
  * app needs none: `application/x-www-form-urlencoded` and `application/json`, up to 16 KiB.
  * Other media types are left unparsed (the route answers them 415). A repeated form field
  * becomes an array, which the routes refuse, rather than one value chosen.
+ *
+ * A body the host parsed already (Fastify, NestJS, an app's `express.json()`, each with a limit
+ * of its own, 1 MiB or 100 KB) is held to the same 16 KiB: by its `Content-Length`, or, sent
+ * without one, by its parsed value's JSON. One limit on every host: 413 `BODY_TOO_LARGE`.
  */
 export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
-  if (req.body !== undefined || (req.method !== 'POST' && req.method !== 'PUT')) return;
+  if (req.method !== 'POST' && req.method !== 'PUT') return;
+  if (req.body !== undefined) {
+    if (parsedSize(req) > MAX_BODY_BYTES) throw tooLargeError();
+    return;
+  }
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
@@ -46,6 +54,22 @@ export function parseFormBody(text: string): Record<string, string | string[]> {
   return body;
 }
 
+/** The size of a body parsed before the mount: its `Content-Length`, else its JSON's length. */
+function parsedSize(req: HttpRequest): number {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length);
+  try {
+    return Buffer.byteLength(JSON.stringify(req.body) ?? '');
+  } catch {
+    // Not JSON (a parser of the app's own, say): nothing to measure it by.
+    return 0;
+  }
+}
+
+function tooLargeError(): OtplessRequestError {
+  return new OtplessRequestError(413, 'BODY_TOO_LARGE', 'The request body is too large for a sign-in.');
+}
+
 function readText(req: HttpRequest): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -54,7 +78,7 @@ function readText(req: HttpRequest): Promise<string> {
       req.removeAllListeners('data');
       // Drained, not destroyed: the answer still has to reach the client.
       req.resume();
-      reject(new OtplessRequestError(413, 'BODY_TOO_LARGE', 'The request body is too large for a sign-in.'));
+      reject(tooLargeError());
     };
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge();
     req.on('data', (chunk: Buffer) => {

@@ -2,6 +2,7 @@ import type { BotCheck } from '../botCheck/botCheck.js';
 import { OtplessRequestError } from '../errors/index.js';
 import { clientIp } from '../login/sendLimits.js';
 import type { HttpRequest } from '../web/request.js';
+import { ownFields } from '../web/request.js';
 import type { Say } from './sendInput.js';
 
 /** Tokens of the three providers are a few hundred to a few thousand characters. */
@@ -14,8 +15,7 @@ const MAX_TOKEN_LENGTH = 4096;
  */
 export async function passBotCheck(check: BotCheck | undefined, req: HttpRequest, t: Say): Promise<void> {
   if (!check) return;
-  const body = req.body as Record<string, unknown> | undefined;
-  const token = body?.[check.field];
+  const token = ownFields(req.body)[check.field];
   if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) {
     throw new OtplessRequestError(403, 'BOT_CHECK_FAILED', t('send.botCheck'));
   }

@@ -10,7 +10,7 @@ import type { OptionTable } from '../options/table.js';
 import { sessionOf, setSessionValue } from '../session/session.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectWithError, sendJson, wantsJson } from '../web/request.js';
+import { ownFields, redirectWithError, sendJson, wantsJson } from '../web/request.js';
 import { translatorFor } from '../web/messages/index.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import { readBodyIfNeeded } from './body.js';
@@ -166,7 +166,7 @@ export function createLoginRoutes(
   const onError = (err: OtplessRequestError, req: HttpRequest, res: ServerResponse, next: NextFunction): void => {
     if (wantsJson(req)) return sendJson(res, err.status, err);
     if (pages.signIn) return redirectWithError(res, pages.signIn, err.code, err.field);
-    const values = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const values = ownFields(req.body);
     showSignInPage(setup, paths, choices, req, res, { err, values }).catch(next);
   };
   const send = createSendMiddleware(
@@ -182,7 +182,7 @@ export function createLoginRoutes(
       again: (req) => resending.get(req),
       sent(req, input, link) {
         rememberWaiting(setup, req, input, link, Date.now());
-        const returnTo = (req.body as { returnTo?: unknown } | undefined)?.returnTo;
+        const returnTo = ownFields(req.body).returnTo;
         const session = sessionOf(req);
         if (session && isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
       },
@@ -238,8 +238,8 @@ const resending = new WeakMap<HttpRequest, { channel?: MagicLinkChannel | undefi
  * (`fallbackChannel`) is refused (400 `INVALID_INPUT` on `channel`).
  */
 function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
-  const body = req.body as Record<string, unknown> | undefined;
-  if (!body || (body.resend !== '1' && body.resend !== true) || body.email !== undefined || body.mobile !== undefined) {
+  const body = ownFields(req.body);
+  if ((body.resend !== '1' && body.resend !== true) || body.email !== undefined || body.mobile !== undefined) {
     return;
   }
   const again = readResend(setup, req);

@@ -7,6 +7,7 @@ import type { LimitedDestination } from '../login/sendLimits.js';
 import { serviceFailure, serviceFieldOf, statusForServiceError } from '../login/failures.js';
 import type { MessageKey } from '../web/messages/index.js';
 import type { HttpRequest } from '../web/request.js';
+import { ownFields } from '../web/request.js';
 import { MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 
@@ -112,7 +113,8 @@ function emailProblemKey(typed: string, problem: EmailProblem): MessageKey {
 
 /** The parsed body, telling a missing parser apart from a request that simply has no body. */
 function readBody(req: HttpRequest, t: Say): Record<string, unknown> {
-  if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return req.body as Record<string, unknown>;
+  // Own fields only: a polluted Object.prototype.email is no address.
+  if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return ownFields(req.body);
   // The media type alone, without parameters: `application/json-seq` is not JSON.
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!

@@ -2,9 +2,10 @@ import { openJson, sealJson, UNOPENED } from '../crypto.js';
 import { maskedPhone } from '../contact/phone.js';
 import { maskDestination } from '../diagnostics.js';
 import type { LoginSetup } from '../login/compose.js';
-import { removeSessionValue, sessionOf, setSessionValue } from '../session/session.js';
+import { removeSessionValue, sessionOf, sessionValue, setSessionValue } from '../session/session.js';
 import { serviceAppLink } from '../web/appLinks.js';
 import type { HttpRequest } from '../web/request.js';
+import { ownFields } from '../web/request.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import type { SendInput } from './sendInput.js';
 import type { SentLink } from './sendUnit.js';
@@ -81,7 +82,7 @@ export function rememberWaiting(
 
 /** The waiting record of this session, or `undefined` (none, too old, or one altered in the store). */
 export function readWaiting(req: HttpRequest, now = Date.now()): WaitingRecord | undefined {
-  const value = sessionOf(req)?.[WAITING_KEY] as Record<string, unknown> | undefined;
+  const value = sessionValue(sessionOf(req), WAITING_KEY) as Record<string, unknown> | undefined;
   if (!value || typeof value !== 'object') return undefined;
   const { to, sentAt, via, app } = value;
   if (!Array.isArray(to) || !to.every((t) => typeof t === 'string') || typeof sentAt !== 'number') return undefined;
@@ -100,7 +101,7 @@ export function readWaiting(req: HttpRequest, now = Date.now()): WaitingRecord |
 /** What to send again, opened under the setup's key, or `undefined`. */
 export function readResend(setup: LoginSetup, req: HttpRequest, now = Date.now()): ResendInput | undefined {
   if (!readWaiting(req, now)) return undefined;
-  const sealed = (sessionOf(req)?.[WAITING_KEY] as { resend?: unknown } | undefined)?.resend;
+  const sealed = ownFields(sessionValue(sessionOf(req), WAITING_KEY)).resend;
   const value = openJson(setup.resendKey, sealed, CONTEXT);
   if (value === UNOPENED || !value || typeof value !== 'object') return undefined;
   return value as ResendInput;

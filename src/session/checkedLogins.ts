@@ -1,9 +1,11 @@
 import type { RiskVerdict } from '../risk/index.js';
 import { rememberAtMost } from '../boundedMemo.js';
-import { sessionIdOf, sessionOf } from './session.js';
+import { sessionIdOf, sessionOf, sessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { openValue, sealSecretsOf, UNREADABLE } from './sealedSignals.js';
 import { isBound, sessionUser, userText } from './recordBinding.js';
+import { recordKeyById } from './recordKeys.js';
+import { openSealedToken } from './sealedToken.js';
 import { sameJson, shapeOfJson } from './jsonShape.js';
 import type { JsonShape } from './jsonShape.js';
 import { LOGIN_RECORD_KEY, sealContext, UNREADABLE_SIGNALS } from './recordFormat.js';
@@ -55,7 +57,7 @@ const MEMBERS = new Set(['v', 'id', 'k', 'b', 'verified', 'handoff', 'risk', 'to
 export function readCheckedLogin(req: { session?: unknown }): CheckedLogin | undefined {
   const session = sessionOf(req);
   if (session === undefined) return undefined;
-  const stored: unknown = session[LOGIN_RECORD_KEY];
+  const stored = sessionValue(session, LOGIN_RECORD_KEY);
   if (!isStoredRecord(stored)) return undefined;
   const known = CHECKED.get(stored.b);
   if (known && holds(known, req, session, stored)) return known;
@@ -100,6 +102,12 @@ function check(req: object, session: SessionLike, stored: StoredLoginRecord): Ch
   // A copy, as JSON keeps it: the session's own objects stay the app's.
   const storedText = JSON.stringify(stored);
   const record = JSON.parse(storedText) as LoginRecord;
+  if (stored.token !== undefined) {
+    // Sealed for this session; one that does not open (an earlier version's, in clear) is no token.
+    const token = openSealedToken(session, stored.id, stored.token, recordKeyById(stored.k)!);
+    if (token === undefined) delete record.token;
+    else record.token = token;
+  }
   const risk = stored.risk;
   const sealed = risk !== undefined && 's' in risk;
   if (sealed) {

@@ -6,6 +6,7 @@ import { sessionOf, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
 import { bound, noKeyError } from './recordBinding.js';
+import { withSealedToken } from './sealedToken.js';
 import { copyRecord, readCheckedLogin } from './checkedLogins.js';
 import { LOGIN_RECORD_KEY, storedRisk } from './recordFormat.js';
 import type { LoginRecord, LoginRiskRecord } from './recordFormat.js';
@@ -39,7 +40,8 @@ export function writeLoginRisk(req: HttpRequest, record: LoginRecord, risk: Logi
   // A copy as JSON keeps it: `record` may be the one the guards share, which the session (and
   // whoever changes it) must not hold.
   const copy = JSON.parse(JSON.stringify(record)) as LoginRecord;
-  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, { ...copy, risk: storedRisk(req, record.id, risk) }, key));
+  const stored = withSealedToken(session, { ...copy, risk: storedRisk(req, record.id, risk) }, key);
+  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, stored, key));
 }
 
 /** What the record is built from: a `MagicLinkProfile` fits (the session room needs no strategy types). */
@@ -69,6 +71,7 @@ export function buildLoginRecord(
     record.risk = { signals: compactSignals(profile.secureInfo), action: risk.action, at: now };
   }
   // Only a server-side store keeps the token out of the browser; a cookie session never gets it.
+  // It is sealed for the session when written (src/session/sealedToken.ts).
   if (req.sessionStore) record.token = token;
   return record;
 }

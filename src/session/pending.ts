@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IdentityType } from '../wire/types.js';
 import { labelledDigest, openJson, sealJson, sha256Base64url } from '../crypto.js';
 import { rememberAtMost } from '../boundedMemo.js';
-import { removeSessionValue, sessionIdOf, setSessionValue } from './session.js';
+import { removeSessionValue, sessionIdOf, sessionValue, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
 import type { RecordKey } from './recordKeys.js';
@@ -192,7 +192,7 @@ export function addRequestIdsToPending(
  * written only when something was taken out. True when no send is left.
  */
 export function dropExpiredPending(session: SessionLike | null | undefined, now: number): boolean {
-  const list = session?.[PENDING_KEY];
+  const list = sessionValue(session ?? undefined, PENDING_KEY);
   if (!session || list === undefined) return true;
   const live = liveEntries(session, now).map((e) => e.stored);
   if (Array.isArray(list) && live.length === list.length) return live.length === 0;
@@ -247,7 +247,7 @@ function liveEntries(session: SessionLike | null | undefined, now: number): Entr
 
 /** The session's sends of this version that open under a key of this process, for this session. */
 function entriesOf(session: SessionLike | null | undefined): Entry[] {
-  const list = session?.[PENDING_KEY];
+  const list = sessionValue(session ?? undefined, PENDING_KEY);
   if (!session || !Array.isArray(list)) return [];
   const entries: Entry[] = [];
   for (const item of list) {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { mac128 } from '../crypto.js';
 import { warnOnce } from '../errors/warnings.js';
-import { sessionIdOf } from './session.js';
+import { sessionIdOf, sessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey, recordKeyById } from './recordKeys.js';
 import type { RecordKey } from './recordKeys.js';
@@ -35,7 +35,7 @@ export function isBound(session: SessionLike, record: StoredLoginRecord, user: s
  * of `passport` itself (@fastify/passport).
  */
 export function sessionUser(session: SessionLike): unknown {
-  const passport = session.passport;
+  const passport = sessionValue(session, 'passport');
   return Object.hasOwn(Object(passport), 'user') ? (passport as { user: unknown }).user : passport;
 }
 

@@ -39,7 +39,9 @@ export interface LoginRecord {
   risk?: LoginRiskRecord;
   /**
    * The token of the login, kept only with a server-side session store (express-session),
-   * so a guard can refetch stale signals through secure-info. Never written to a cookie.
+   * so a guard can refetch stale signals through secure-info. Never written to a cookie. The
+   * session holds it sealed for that session (src/session/sealedToken.ts); a record read back
+   * has it opened.
    */
   token?: string;
   /**

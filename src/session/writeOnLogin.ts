@@ -1,10 +1,11 @@
 import type { HttpRequest } from '../web/request.js';
 import { isSafeLocalPath } from '../web/origin.js';
-import { removeSessionValue, sessionOf, setSessionValue } from './session.js';
+import { removeSessionValue, sessionOf, sessionValue, setSessionValue } from './session.js';
 import type { SessionLike } from './session.js';
 import { latestRecordKey } from './recordKeys.js';
 import type { RecordKey } from './recordKeys.js';
 import { bound, noKeyError } from './recordBinding.js';
+import { withSealedToken } from './sealedToken.js';
 import { LOGIN_RECORD_KEY, storedRisk } from './recordFormat.js';
 import type { LoginRecord, UnboundStoredRecord } from './recordFormat.js';
 
@@ -34,7 +35,7 @@ export function writeRecordOnLogin(req: HttpRequest, record: Omit<LoginRecord, '
   // the same function, before a strategy runs.
   const target = req as unknown as { logIn: LogIn; login: LogIn };
   const original = target.logIn;
-  const returnTo = sessionOf(req)?.returnTo;
+  const returnTo = sessionValue(sessionOf(req), 'returnTo');
   // Sealed now, so a missing secret fails the login before the user is logged in.
   const stored: UnboundStoredRecord = { ...record };
   if (record.risk) stored.risk = storedRisk(req, record.id, record.risk);
@@ -60,7 +61,8 @@ function writeRecord(
   // Passport has just put the user into the session (it refuses a login without one), so both
   // the session and its user are there.
   const session = sessionOf(req) as SessionLike;
-  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, stored, key));
+  // The token sealed for this session (the one Passport just made): no reader of the store finds it.
+  setSessionValue(session, LOGIN_RECORD_KEY, bound(session, withSealedToken(session, stored, key), key));
   if (isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
   else removeSessionValue(session, 'returnTo');
 }

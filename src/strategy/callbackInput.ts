@@ -1,4 +1,5 @@
 import type { HttpRequest } from '../web/request.js';
+import { ownFields } from '../web/request.js';
 import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import { FLOW_PARAM } from '../flow/handoff.js';
 import { isFlowId } from '../flow/seal.js';
@@ -31,13 +32,14 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
   const query = queryOf(req);
   // Whatever a body parser left (or `undefined` without one): a member of anything but an object
   // reads as `undefined`.
-  const body = req.body as Record<string, unknown> | null | undefined;
+  // Own fields only: a polluted Object.prototype.token is no token.
+  const body = ownFields(req.body);
   const isPost = req.method === 'POST';
 
-  const token = isPost ? body?.token : undefined;
-  const code = isPost ? (body?.code ?? queryValue(query, 'code')) : queryValue(query, 'code');
+  const token = isPost ? body.token : undefined;
+  const code = isPost ? (body.code ?? queryValue(query, 'code')) : queryValue(query, 'code');
   // A session token comes alone, in a POST body only (never in a URL, where logs keep it).
-  const sessionToken = isPost ? body?.sessionToken : undefined;
+  const sessionToken = isPost ? body.sessionToken : undefined;
   if (sessionToken !== undefined) {
     if (token !== undefined || code !== undefined || !isOpaque(sessionToken, MAX_TOKEN_LENGTH)) {
       return { kind: 'invalid', failure: 'INVALID_CODE' };
@@ -52,7 +54,7 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
   if (code === undefined) return { kind: 'none' };
   if (!isOpaque(code, MAX_CODE_LENGTH)) return { kind: 'invalid', failure: 'INVALID_CODE' };
   // A single-page app posts what its page read from the link: the flow with the code.
-  const flow = queryValue(query, FLOW_PARAM) ?? (isPost ? body?.[FLOW_PARAM] : undefined);
+  const flow = queryValue(query, FLOW_PARAM) ?? (isPost ? body[FLOW_PARAM] : undefined);
   if (flow === undefined) return { kind: 'code', code, flowId: undefined };
   return isFlowId(flow) ? { kind: 'code', code, flowId: flow } : { kind: 'invalid', failure: 'INVALID_CODE' };
 }

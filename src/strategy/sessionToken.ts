@@ -5,7 +5,7 @@ import { readEpochMs } from '../wire/time.js';
 import { isRejectedByService } from '../login/failures.js';
 import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import type { VerifiedLogin } from './finishLogin.js';
-import { isFreshToken } from './tokens.js';
+import { isFreshToken, useTokenOnce } from './tokens.js';
 
 /**
  * The spec's third exchange: a session token of the service's sessions (the one a frontend that
@@ -13,13 +13,17 @@ import { isFreshToken } from './tokens.js';
  *
  * - Same-origin POST only, like a frontend token: a page elsewhere must not log a victim in as
  *   the attacker (login CSRF).
- * - Fresh only while the service saw the session active within `maxAuthAgeMs` (`lastActiveAt`,
- *   on the same rule and clock skew as a token's age); a session with no readable
- *   `lastActiveAt` is refused.
+ * - Fresh only while the service session started within `maxAuthAgeMs` (`startedAt`, on the same
+ *   rule and clock skew as a token's age); a session with no readable `startedAt` is refused.
+ *   Not `lastActiveAt`: the service may move it on every get-session-details call (the emulator
+ *   does), the very call made here, so any live session would read as fresh.
+ * - Signs in once, like a frontend token: marked used (src/strategy/tokens.ts) for as long as
+ *   its age check could accept it. A token learnt later (a log, a leaked store, a shoulder) opens
+ *   no second login, nor the same person's after a logout: the app's own session is what lasts,
+ *   and `requireServiceSession()` ends it with the service's. (Binding it to "the session that
+ *   presented it" instead would bind to nothing stable: Passport gives every login a new session.)
  * - Its identities count as verified only where the service dates their verification
  *   (src/strategy/profile.ts): session details carry no `verified`.
- * - Not marked used: a session token stands for the service's session, which the person may
- *   resume; what ends it is the service, not one login.
  */
 export async function verifySessionToken(
   setup: LoginSetup,
@@ -34,15 +38,16 @@ export async function verifySessionToken(
     if (isRejectedByService(err)) return 'TOKEN_REJECTED';
     throw err;
   }
-  const lastActiveAt = readEpochMs(details.lastActiveAt);
+  const startedAt = readEpochMs(details.startedAt);
   const now = Date.now();
-  if (lastActiveAt === undefined || !isFreshToken(lastActiveAt, now, setup.maxAuthAgeMs)) return 'TOKEN_REJECTED';
+  if (startedAt === undefined || !isFreshToken(startedAt, now, setup.maxAuthAgeMs)) return 'TOKEN_REJECTED';
+  if (!(await useTokenOnce(setup.store, setup.secrets, sessionToken, setup.maxAuthAgeMs))) return 'TOKEN_REJECTED';
   return {
     viaToken: false,
     viaSession: true,
     token: sessionToken,
     verification: undefined,
     enrichments: { sessionDetails: details },
-    signalsAt: Math.min(lastActiveAt, now),
+    signalsAt: Math.min(startedAt, now),
   };
 }

@@ -1,4 +1,5 @@
 import type { HttpRequest } from './request.js';
+import { ownFields } from './request.js';
 
 /** Small forms only: the approval form holds two digits and a word. */
 const MAX_FORM_BYTES = 2048;
@@ -10,7 +11,8 @@ const MAX_FORM_BYTES = 2048;
  * gives an empty object.
  */
 export async function readSmallForm(req: HttpRequest): Promise<Record<string, unknown>> {
-  if (req.body && typeof req.body === 'object') return req.body as Record<string, unknown>;
+  // Own fields only: a polluted Object.prototype.match is no answer.
+  if (req.body && typeof req.body === 'object') return ownFields(req.body);
   const type = String(req.headers['content-type'] ?? '');
   const isJson = /^application\/json\b/i.test(type);
   // A Fastify request is no stream (Fastify read the body, and parsed it when a parser was registered).
@@ -28,10 +30,10 @@ export async function readSmallForm(req: HttpRequest): Promise<Record<string, un
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  if (!isJson) return Object.fromEntries(new URLSearchParams(text));
+  if (!isJson) return ownFields(Object.fromEntries(new URLSearchParams(text)));
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value && typeof value === 'object' && !Array.isArray(value) ? ownFields(value) : {};
   } catch {
     return {};
   }

@@ -135,14 +135,17 @@ export function answered(res: ServerResponse): boolean {
 
 /**
  * Writes a whole answer: status, headers, body. On Fastify through `reply.send` (its `onSend`
- * hooks write the session cookie); elsewhere on Node's response, with its length.
+ * hooks write the session cookie); elsewhere on Node's response, with its length. Every answer
+ * says `X-Content-Type-Options: nosniff`: a JSON answer or a redirect's empty body must never be
+ * read by a browser as a script or a page.
  */
 export function writeAnswer(
   res: ServerResponse,
   status: number,
-  headers: Readonly<Record<string, string | number>>,
+  given: Readonly<Record<string, string | number>>,
   body: string | undefined,
 ): void {
+  const headers = { 'X-Content-Type-Options': 'nosniff', ...given };
   const reply = replyOf(res);
   if (reply) {
     reply.code(status);

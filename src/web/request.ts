@@ -20,6 +20,19 @@ export interface HttpRequest extends IncomingMessage {
   res?: ServerResponse | undefined;
 }
 
+/**
+ * The own fields of a parsed body (or any object read field by field), in an object with no
+ * prototype: a field is read only when the body itself holds it, never through a polluted
+ * `Object.prototype` (`Object.prototype.token = '...'` elsewhere in the app must not read as a
+ * body's token). Anything but a plain object or array gives an empty one.
+ */
+export function ownFields(value: unknown): Record<string, unknown> {
+  const fields = Object.create(null) as Record<string, unknown>;
+  if (value === null || typeof value !== 'object') return fields;
+  for (const key of Object.keys(value)) fields[key] = (value as Record<string, unknown>)[key];
+  return fields;
+}
+
 /** `next` as Express and Connect call it. */
 export type NextFunction = (err?: unknown) => void;
 

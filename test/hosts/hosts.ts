@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -18,6 +19,7 @@ import { MagicLinkStrategy, magicLinkRoutes, otplessFastify, requireLowRisk, ses
 import type { MagicLinkStrategyOptions } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { Browser } from '../examples/helpers/browser.js';
+import type { FlowStore } from '../../src/index.js';
 
 /**
  * Every host the package runs in, each set up as its guide (docs/frameworks.md) says: the one
@@ -29,11 +31,106 @@ import type { Browser } from '../examples/helpers/browser.js';
 export const CLIENT = { clientId: 'hosts-client', clientSecret: 'hosts-secret-value-0123456789' };
 
 /** The strategy options a scenario asks for, beside the client and the URLs. */
-export type ScenarioOptions = Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>>;
+export type ScenarioOptions = Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>> & {
+  /** The strategy's flow store (a test that watches it). */
+  store?: FlowStore;
+};
+
+/**
+ * A browser's session as whoever writes the session store sees it: the store's entry (a
+ * server-side session), or the cookie itself for a cookie session (written with the app's cookie
+ * key, as its holder could).
+ */
+export interface SessionAccess {
+  /** The session library's id of the browser's session ('' for a cookie session). */
+  id(browser: Browser): string;
+  /** The session's data as stored (JSON). */
+  read(browser: Browser): Promise<Record<string, unknown>>;
+  /** Stores `data` as the browser's session (for a cookie session, the browser's new cookie). */
+  write(browser: Browser, data: Record<string, unknown>): Promise<void>;
+}
 
 export interface RunningHost {
   url: string;
+  /** The sessions of the running app, as a writer of its store reaches them. */
+  sessions: SessionAccess;
   close(): Promise<void>;
+}
+
+/** The browser's cookie `name`, decoded. */
+function cookieOf(browser: Browser, name: string): string {
+  const value = browser.cookies()[name];
+  if (value === undefined) throw new Error(`the browser has no ${name} cookie`);
+  return decodeURIComponent(value);
+}
+
+/** A callback-style session store (express-session's, @fastify/session's). */
+interface CallbackStore {
+  get(sid: string, done: (err: unknown, session?: unknown) => void): void;
+  set(sid: string, session: unknown, done: (err?: unknown) => void): void;
+}
+
+/**
+ * A server-side store: the session id is the signed cookie's (`s:<id>.<signature>` for
+ * express-session, `<id>.<signature>` for @fastify/session); entries are read and written as
+ * JSON, as a Redis store keeps them.
+ */
+function storeAccess(store: () => CallbackStore, cookie: string): SessionAccess {
+  const id = (browser: Browser): string => {
+    const signed = cookieOf(browser, cookie).replace(/^s:/, '');
+    return signed.slice(0, signed.lastIndexOf('.'));
+  };
+  return {
+    id,
+    read: (browser) =>
+      new Promise((resolve, reject) =>
+        store().get(id(browser), (err, session) =>
+          err ? reject(err as Error) : resolve(JSON.parse(JSON.stringify(session ?? {})) as Record<string, unknown>),
+        ),
+      ),
+    write: (browser, data) =>
+      new Promise((resolve, reject) =>
+        store().set(id(browser), data, (err) => (err ? reject(err as Error) : resolve())),
+      ),
+  };
+}
+
+/** cookie-session's cookie: base64 JSON, signed by Keygrip (HMAC-SHA1 of `name=value`) under the first key. */
+function cookieSessionAccess(name: string, key: string): SessionAccess {
+  return {
+    id: () => '',
+    read: async (browser) =>
+      JSON.parse(Buffer.from(cookieOf(browser, name), 'base64').toString('utf8')) as Record<string, unknown>,
+    async write(browser, data) {
+      const value = Buffer.from(JSON.stringify(data)).toString('base64');
+      const sig = createHmac('sha1', key)
+        .update(`${name}=${value}`)
+        .digest('base64')
+        .replace(/\/|\+|=/g, (c) => ({ '/': '_', '+': '-', '=': '' })[c]!);
+      browser.setCookie(name, value);
+      browser.setCookie(`${name}.sig`, sig);
+    },
+  };
+}
+
+/** @fastify/secure-session's cookie, opened and sealed with the app's own decorations (its key). */
+interface SecureSessionApp {
+  decodeSecureSession(cookie: string): { data(): Record<string, unknown> } | null;
+  createSecureSession(data: Record<string, unknown>): object;
+  encodeSecureSession(session: object): string;
+}
+function secureSessionAccess(app: SecureSessionApp): SessionAccess {
+  return {
+    id: () => '',
+    read: async (browser) =>
+      JSON.parse(JSON.stringify(app.decodeSecureSession(cookieOf(browser, 'session'))?.data() ?? {})) as Record<
+        string,
+        unknown
+      >,
+    async write(browser, data) {
+      browser.setCookie('session', encodeURIComponent(app.encodeSecureSession(app.createSecureSession(data))));
+    },
+  };
 }
 
 export interface HostDefinition {
@@ -102,8 +199,9 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
       passport.serializeUser((user: Express.User, done) => done(null, user));
       passport.deserializeUser((user: Express.User, done) => done(null, user));
       const app = (version === 4 ? express4 : express)() as express.Express;
+      const store = new expressSession.MemoryStore();
       if (sessionKind === 'express-session') {
-        app.use(expressSession({ secret: 'hosts-session-secret', resave: false, saveUninitialized: false }));
+        app.use(expressSession({ secret: 'hosts-session-secret', resave: false, saveUninitialized: false, store }));
       } else {
         app.use(cookieSession({ name: 'session', keys: ['hosts-cookie-session-key-0123456789'] }));
         app.use(sessionCompat());
@@ -114,7 +212,11 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
       app.get('/payments', requireLowRisk(), (_req, res) => void res.json({ allowed: true }));
       app.post('/logout', (req, res, next) => req.logout((err) => (err ? next(err) : res.json({ user: null }))));
       server.on('request', app);
-      return { url, close: () => closeServer(server, strategy) };
+      const sessions =
+        sessionKind === 'express-session'
+          ? storeAccess(() => store as unknown as CallbackStore, 'connect.sid')
+          : cookieSessionAccess('session', 'hosts-cookie-session-key-0123456789');
+      return { url, sessions, close: () => closeServer(server, strategy) };
     },
   };
 }
@@ -135,12 +237,14 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
       const strategy = newStrategy(emulator, url, options);
       const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
       const passport = new Authenticator();
+      const store = new fastifySession.MemoryStore();
       if (sessionKind === '@fastify/session') {
         await app.register(fastifyCookie);
         await app.register(fastifySession, {
           secret: 'hosts-fastify-session-secret-0123456789',
           cookie: { secure: false, path: '/' },
           saveUninitialized: false,
+          store,
         });
       } else {
         await app.register(fastifySecureSession, { key: Buffer.alloc(32, 7), cookie: { path: '/', httpOnly: true } });
@@ -169,6 +273,10 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
       await app.ready();
       return {
         url,
+        sessions:
+          sessionKind === '@fastify/session'
+            ? storeAccess(() => store as unknown as CallbackStore, 'sessionId')
+            : secureSessionAccess(app as unknown as SecureSessionApp),
         close: async () => {
           server.closeAllConnections();
           await app.close();
@@ -228,7 +336,11 @@ const connectHost: HostDefinition = {
       _next: NextFunction,
     ) => json(res, err.status ?? 500, { code: err.code, message: err.message })) as never);
     server.on('request', app);
-    return { url, close: () => closeServer(server, strategy) };
+    return {
+      url,
+      sessions: cookieSessionAccess('session', 'hosts-cookie-session-key-0123456789'),
+      close: () => closeServer(server, strategy),
+    };
   },
 };
 
@@ -240,7 +352,10 @@ interface NestApp {
   init(): Promise<unknown>;
   close(): Promise<void>;
   getHttpAdapter(): {
-    getInstance(): ((req: IncomingMessage, res: ServerResponse) => void) & { ready?(): Promise<unknown> };
+    getInstance(): ((req: IncomingMessage, res: ServerResponse) => void) & {
+      ready?(): Promise<unknown>;
+      addHook?(name: 'onRequest', hook: (request: never, reply: unknown, done: () => void) => void): unknown;
+    };
   };
 }
 
@@ -284,6 +399,7 @@ function nestHost(platform: 'express' | 'fastify'): HostDefinition {
         server.on('request', app.getHttpAdapter().getInstance());
         return {
           url,
+          sessions: cookieSessionAccess('session', config.sessionKeys[0]!),
           close: async () => {
             server.closeAllConnections();
             await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -292,10 +408,23 @@ function nestHost(platform: 'express' | 'fastify'): HostDefinition {
         };
       }
       const app = await example.createFastifyApp(config, false, (handler) => server.on('request', handler));
+      // @fastify/session's store, as each request names it.
+      let store: CallbackStore | undefined;
+      app
+        .getHttpAdapter()
+        .getInstance()
+        .addHook?.('onRequest', (request: { sessionStore?: CallbackStore }, _reply: unknown, done: () => void) => {
+          store ??= request.sessionStore;
+          done();
+        });
       await app.init();
       await app.getHttpAdapter().getInstance().ready?.();
       return {
         url,
+        sessions: storeAccess(() => {
+          if (!store) throw new Error('no request has reached the app yet');
+          return store;
+        }, 'sessionId'),
         close: async () => {
           server.closeAllConnections();
           await app.close();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readLoginRecord, requireLowRisk, sessionCompat } from '../../src/index.js';
 import type { CompactSignals } from '../../src/risk/index.js';
 import { readCheckedLogin } from '../../src/session/checkedLogins.js';
+import { withSealedToken } from '../../src/session/sealedToken.js';
 import { bound } from '../../src/session/recordBinding.js';
 import { registerRecordKey } from '../../src/session/recordKeys.js';
 import { sealContext } from '../../src/session/recordFormat.js';
@@ -33,10 +34,16 @@ const SIGNALS: CompactSignals = { v: 1, f: '0#n000000#0#0000' };
 
 type Session = Record<string, unknown>;
 
-/** A server-side session (express-session) holding `record`, bound as a login binds it. */
+/** `session` with the id express-session gives it: defined by the library, not enumerable (not data). */
+function withId(session: Session, id: string): Session {
+  Object.defineProperty(session, 'id', { value: id, configurable: true });
+  return session;
+}
+
+/** A server-side session (express-session) holding `record`, bound as a login binds it (its token sealed). */
 function serverSession(record: UnboundStoredRecord = RECORD, id = 'sid-1'): Session {
-  const session: Session = { id, passport: { user: { ...USER } } };
-  session.otpless = bound(session, record, key);
+  const session: Session = withId({ passport: { user: { ...USER } } }, id);
+  session.otpless = bound(session, withSealedToken(session, record, key), key);
   return session;
 }
 
@@ -58,7 +65,11 @@ function requestFor(session: Session, secrets?: readonly string[]): { session: S
 }
 
 /** A copy of a session as a store gives it back on the next request: new objects, same JSON. */
-const reloaded = (session: Session): Session => JSON.parse(JSON.stringify(session)) as Session;
+const reloaded = (session: Session): Session =>
+  withId(
+    JSON.parse(JSON.stringify(session)) as Session,
+    Object.getOwnPropertyDescriptor(session, 'id')?.value as string,
+  );
 
 describe('readCheckedLogin()', () => {
   it('gives none without a session, without a record, or with a record that is no object', () => {
@@ -81,7 +92,10 @@ describe('readCheckedLogin()', () => {
       via: 'session',
     };
     const login = readCheckedLogin(requestFor(serverSession(full)));
-    expect(login?.record).toEqual({ ...bound(serverSession(full), full, key) });
+    // The token comes back opened: the session keeps it sealed (src/session/sealedToken.ts).
+    const stored = serverSession(full).otpless as StoredLoginRecord;
+    expect(stored.token).not.toBe('the-token');
+    expect(login?.record).toEqual({ ...stored, token: 'the-token', b: login?.record.b, k: key.id });
     for (const member of ['handoff', 'risk', 'token', 'via'] as const) {
       const only = { ...RECORD, [member]: full[member] } as UnboundStoredRecord;
       expect(readCheckedLogin(requestFor(serverSession(only)))?.record, member).toMatchObject({
@@ -134,7 +148,7 @@ describe('readCheckedLogin()', () => {
     const session = serverSession();
     expect(readCheckedLogin(requestFor(session))).toBeDefined();
     // The same record and user in another server-side session (copied by a store writer).
-    expect(readCheckedLogin(requestFor({ ...reloaded(session), id: 'sid-2' }))).toBeUndefined();
+    expect(readCheckedLogin(requestFor(withId({ ...reloaded(session) }, 'sid-2')))).toBeUndefined();
     expect(
       readCheckedLogin(requestFor({ ...reloaded(session), passport: { user: { id: 'mallory' } } })),
     ).toBeUndefined();

@@ -188,7 +188,8 @@ describe('the binding itself', () => {
   const key = registerRecordKey('a store secret for the pinned bindings');
   const record: UnboundStoredRecord = { v: 2, id: 'pinned@example.com', verified: ['EMAIL'] };
   const user = { id: 'pinned@example.com' };
-  const express = { id: 'a-session-id', passport: { user } };
+  // express-session defines `id` itself (not enumerable): an enumerable `id` is data, not the id.
+  const express = Object.defineProperty({ passport: { user } }, 'id', { value: 'a-session-id' }) as Rec;
   const cookie = { passport: { user } };
 
   // Pinned: a record written by this version must read back after an upgrade (a change here
@@ -222,9 +223,18 @@ describe('the binding itself', () => {
 
   it('covers the session id and the user: the same record in another session, or for another user, is not bound', () => {
     const written = bound(express, record, key);
-    expect(isBound({ ...express, id: 'another-session-id' }, written, userText(express))).toBe(false);
-    // @fastify/session names it sessionId.
-    expect(isBound({ sessionId: 'a-session-id', passport: { user } }, written, userText(express))).toBe(true);
+    const another = Object.defineProperty({ passport: { user } }, 'id', { value: 'another-session-id' }) as Rec;
+    expect(isBound(another, written, userText(express))).toBe(false);
+    // A stored `id` field is data: it does not stand for the library's id.
+    expect(isBound({ id: 'a-session-id', passport: { user } }, written, userText(express))).toBe(false);
+    // @fastify/session gives it through its class's `sessionId` getter.
+    class FastifySession {
+      passport = { user };
+      get sessionId(): string {
+        return 'a-session-id';
+      }
+    }
+    expect(isBound(new FastifySession() as unknown as Rec, written, userText(express))).toBe(true);
     expect(isBound(express, written, JSON.stringify({ id: 'someone-else@example.com' }))).toBe(false);
     expect(isBound(express, { ...written, b: written.b.slice(1) }, userText(express))).toBe(false);
   });

@@ -53,6 +53,11 @@ export class Browser {
     return Object.fromEntries(this.jar.get(new URL(url, this.baseUrl).hostname) ?? []);
   }
 
+  /** Sets a cookie as a `Set-Cookie` from `url` would (a test playing whoever writes the session). */
+  setCookie(name: string, value: string, url: string = this.baseUrl): void {
+    this.store(new URL(url, this.baseUrl).hostname, [`${name}=${value}`]);
+  }
+
   /** A second browser profile: same user agent, no cookies. */
   fresh(): Browser {
     return new Browser(this.baseUrl, this.userAgent);

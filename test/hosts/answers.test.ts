@@ -1,0 +1,80 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { Browser } from '../examples/helpers/browser.js';
+import type { Page } from '../examples/helpers/browser.js';
+import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
+import { CLIENT, HOSTS } from './hosts.js';
+import type { RunningHost } from './hosts.js';
+
+// Every answer the package writes says `X-Content-Type-Options: nosniff` (JSON too, not only
+// pages), and the mount's routes take one body limit on every host: 16 KiB.
+
+const JSON_ACCEPT = { accept: 'application/json' };
+
+let emulator: Emulator;
+beforeAll(async () => {
+  await ensureBuilt(); // the NestJS example imports 'passport-otpless' (dist/)
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+}, 180_000);
+afterAll(() => emulator?.close());
+
+let running: RunningHost | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+function expectNoSniff(page: Page, what: string): void {
+  expect(page.headers.get('x-content-type-options'), what).toBe('nosniff');
+}
+
+for (const host of HOSTS) {
+  describe(`${host.label} with ${host.session}: answers`, () => {
+    it('say nosniff, JSON and redirects included', async () => {
+      running = await host.start(emulator, {});
+      const browser = new Browser(running.url);
+      const refused = await browser.postJson('/auth/magic-link', { email: 'not an address' });
+      expect(refused.status).toBe(400);
+      expectNoSniff(refused, 'a refused send (JSON)');
+      const sent = await browser.postJson('/auth/magic-link', { email: `answers-${host.id}@example.com` });
+      expect(sent.status).toBe(200);
+      expectNoSniff(sent, 'a send (JSON)');
+      const status = await browser.get('/auth/status', JSON_ACCEPT);
+      expect(status.status).toBe(200);
+      expectNoSniff(status, 'the status (JSON)');
+      const callback = await browser.postJson('/auth/callback', { token: 'not-a-token' });
+      expect(callback.status).toBe(401);
+      expectNoSniff(callback, 'a refused callback (JSON)');
+      const guard = await browser.fresh().get('/payments', JSON_ACCEPT);
+      expect(guard.status).toBe(401);
+      expectNoSniff(guard, 'a guard refusal (JSON)');
+      const form = await browser.postForm('/auth/magic-link', { email: `answers-form-${host.id}@example.com` });
+      expect(form.status).toBe(303);
+      expectNoSniff(form, 'a redirect');
+      const page = await browser.get('/auth/sign-in');
+      expect(page.status).toBe(200);
+      expectNoSniff(page, 'a page');
+    });
+
+    it('refuse a send body over 16 KiB with 413, JSON or form', async () => {
+      running = await host.start(emulator, {});
+      const browser = new Browser(running.url);
+      const padding = 'x'.repeat(20 * 1024);
+      const json = await browser.postJson('/auth/magic-link', { email: `big-${host.id}@example.com`, padding });
+      expect(json.status).toBe(413);
+      expect(json.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+      const form = await browser.postForm(
+        '/auth/magic-link',
+        { email: `big-form-${host.id}@example.com`, padding },
+        JSON_ACCEPT,
+      );
+      expect(form.status).toBe(413);
+      // Nothing was sent.
+      expect(emulator.outbox().some((e) => e.to.startsWith(`big-`) && e.to.includes(host.id))).toBe(false);
+      // A sign-in body within the limit still goes through.
+      const small = await browser.postJson('/auth/magic-link', { email: `small-${host.id}@example.com` });
+      expect(small.status).toBe(200);
+    });
+  });
+}
