@@ -14,7 +14,6 @@ const LIMITED: Record<SendLimitedBy, string> = {
   ip: 'Too many sign-in links were asked for from this network.',
   email: 'Too many sign-in links were sent to this e-mail address.',
   mobile: 'Too many sign-in links were sent to this mobile number.',
-  capacity: 'Too many sign-in links are being asked for right now.',
 };
 const STORE_DOWN = 'Sign-in links cannot be sent right now. Please try again in a few minutes.';
 
