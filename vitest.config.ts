@@ -28,6 +28,7 @@ export const ISOLATED = [
   'test/strategy/MagicLinkStrategy.quirks.test.ts',
   'test/strategy/enrich.userInfoCredentials.test.ts',
   'test/strategy/warn.evidence.test.ts',
+  'test/strategy/scannerWarning.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).

@@ -12,6 +12,7 @@ import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../store
 import type { FlowStore } from '../stores/types.js';
 import { PREFIX } from '../strategy/options.js';
 import type { MagicLinkStrategyOptions } from '../strategy/options.js';
+import { warnIfScannersSignIn } from '../strategy/bindingWarnings.js';
 import { checkStrategyOptions } from '../strategy/optionTable.js';
 import type { CheckedStrategyOptions } from '../strategy/optionTable.js';
 
@@ -53,6 +54,7 @@ export function setupOf(owner: string, strategy: unknown): LoginSetup {
  */
 export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
   const checked = checkStrategyOptions(input);
+  warnIfScannersSignIn(checked);
   // The parts are built from own keys only, as the checks read them (see `optionsObject`).
   const options = optionsObject<MagicLinkStrategyOptions>(PREFIX, input, 'an object');
   if (options.flowStore !== undefined && !isFlowStore(options.flowStore)) {
