@@ -23,14 +23,16 @@ import { defineConfig } from 'vitest/config';
 export const ISOLATED = [
   // Assert warnings emitted once per process (warnOnce, the emulator's exposed-host warning):
   // another file could have used up the "once" first.
-  'test/strategy/failures.test.ts',
+  'test/login/failures.test.ts',
   'test/routes/warnings.test.ts',
   'test/strategy/MagicLinkStrategy.quirks.test.ts',
-  'test/strategy/enrich.userInfoCredentials.test.ts',
-  'test/strategy/warn.evidence.test.ts',
+  'test/login/enrich.userInfoCredentials.test.ts',
+  'test/errors/warnings.evidence.test.ts',
   'test/strategy/scannerWarning.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
+  // A process that built no strategy (no record key), and its warning once per process.
+  'test/session/recordBinding.noKey.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).
   'test/hosts/**/*.test.ts',
   'test/emulator/server.security.test.ts',

@@ -16,7 +16,7 @@ async function main() {
   }
   const realService = given.length === REAL_SERVICE_VARS.length;
 
-  // The package by its own name: dist/ must be built (npm install does it through `prepare`).
+  // The package by its own name: dist/ must be built (`npm run demo` does it first, through `predemo`).
   const [{ startApp, EMULATOR_LIMITS }, { startEmulator, EMULATOR_DEFAULT_CLIENT }] = await importOrExplain();
   const defaultCountry = parseCountry(env.DEFAULT_COUNTRY);
 
@@ -46,6 +46,15 @@ async function main() {
     } else {
       const emulator = await startEmulator({ quiet: true });
       closers.push(() => emulator.close());
+      // NOT_DELIVERED=WHATSAPP: the emulator loses every WhatsApp message (the service answers,
+      // nothing arrives), so the waiting page's "Send by SMS instead" can be tried.
+      if (env.NOT_DELIVERED) {
+        emulator.fault({
+          path: '/auth/v1/authorize',
+          notDelivered: env.NOT_DELIVERED.trim().toUpperCase(),
+          times: Infinity,
+        });
+      }
       devInboxUrl = `${emulator.authUrl}/`;
       started = await startApp({
         port,
@@ -94,7 +103,7 @@ async function importOrExplain() {
   } catch (err) {
     if (err.code === 'ERR_MODULE_NOT_FOUND' && /passport-otpless|[\\/]dist[\\/]/.test(err.message)) {
       throw new Error(
-        'the package is not built yet: run `npm run build` (npm install does it too), then `npm run demo` again',
+        'the package is not built yet: start the demo with `npm run demo` (it builds dist/ first), or run `npm run build` once',
         {
           cause: err,
         },

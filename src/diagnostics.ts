@@ -7,8 +7,8 @@
  */
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 import type { RequestErrorCode } from './errors/codes.js';
-import type { FlowDenial } from './flow/handoff.js';
-import type { CallbackFailureCode } from './strategy/failures.js';
+import type { CallbackFailureCode } from './errors/callbackCodes.js';
+import type { FlowDenial } from './errors/flowCodes.js';
 import type { IdentityType } from './wire/types.js';
 import type { EndpointName } from './wire/endpoints.js';
 

@@ -5,15 +5,11 @@
 
 // The strategy, and the types its options, verify callback and failures take and return.
 export { MagicLinkStrategy } from './strategy/index.js';
+export type { CallbackFailure, CallbackFailureCode } from './errors/callbackCodes.js';
+export type { MagicLinkStrategyOptions, Enrichment, CrossDeviceMode } from './login/options.js';
+export type { SendOptions, SendMiddleware } from './routes/send.js';
 export type {
   FlowStatusBody,
-  CallbackFailure,
-  CallbackFailureCode,
-  MagicLinkStrategyOptions,
-  Enrichment,
-  CrossDeviceMode,
-  SendOptions,
-  SendMiddleware,
   MagicLinkProfile,
   MagicLinkIdentity,
   MagicLinkRawAnswers,
@@ -24,7 +20,8 @@ export type {
   VerifiedUser,
   VerifyFailureInfo,
 } from './strategy/index.js';
-export type { FlowStatus, FlowDenial, DeviceSummary } from './flow/index.js';
+export type { FlowStatus, DeviceSummary } from './flow/index.js';
+export type { FlowDenial } from './errors/flowCodes.js';
 
 // Guards and the risk decision behind them.
 export { requireLowRisk, requireIdentity } from './guards/index.js';
@@ -113,8 +110,8 @@ export type { OtplessClientOptions } from './client/options.js';
 export type { IdentityType, DeliveryMethod, MagicLinkChannel, SecureInfo } from './wire/types.js';
 
 // What the app's own pages are given (strategy option `pages`).
+export type { ApprovalOutcome } from './errors/flowCodes.js';
 export type {
-  ApprovalOutcome,
   PageForm,
   PageViewBase,
   ApprovalView,
@@ -143,8 +140,8 @@ export type { BotCheck, BotCheckOptions, BotCheckProvider, BotCheckWidget } from
 
 // The one mount: every route of the login (sign-in, send, waiting, status, callback) in one call.
 export { magicLinkRoutes } from './routes/mount.js';
-export { requireServiceSession } from './routes/serviceSession.js';
-export type { RequireServiceSessionOptions } from './routes/serviceSession.js';
+export { requireServiceSession } from './guards/requireServiceSession.js';
+export type { RequireServiceSessionOptions } from './guards/requireServiceSession.js';
 export type { MagicLinkRoutesOptions, MagicLinkRoutesMiddleware, PassportLike } from './routes/mount.js';
 export type { LoginRoutesOptions } from './routes/loginRoutes.js';
 export type { LoginPaths } from './routes/paths.js';

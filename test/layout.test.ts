@@ -31,13 +31,18 @@ const TESTED_THROUGH: Record<string, string> = {
   'emulator/': 'test/emulator/router.shapes.test.ts',
   // The error classes: as the client and the routes raise them, and as a consumer imports them.
   'errors/': 'test/types/errorsConsumer.test.ts',
+  // The types of requireLowRisk() and its `req.risk`, and the refetch of stale signals it makes.
+  'guards/lowRiskTypes.ts': 'test/guards/requireLowRisk.test.ts',
   'guards/refuse.ts': 'test/guards/requireLowRisk.test.ts',
   'guards/requireIdentity.ts': 'test/guards/requireLowRisk.test.ts',
+  'guards/requireServiceSession.ts': 'test/strategy/sessionToken.test.ts',
+  'guards/riskRefetch.ts': 'test/guards/requireLowRisk.test.ts',
   // The send limits' counting, windows and options, through SendLimiter.
   // Loading on first use, through the rules that load phone metadata, UTS #46 and the confusables.
   'lazyModule.ts': 'test/contact/phone.test.ts',
   'limits/': 'test/limits/SendLimiter.test.ts',
   'login/compose.ts': 'test/routes/mount.test.ts',
+  'login/optionTable.ts': 'test/login/options.test.ts',
   'login/stateWarning.ts': 'test/flow/handoff.sharedState.test.ts',
   // The Nest integration in real Nest apps.
   'nest/': 'test/nest/OtplessModule.test.ts',

@@ -10,7 +10,7 @@ import { REQUIRE_LOW_RISK_OPTIONS } from '../../src/guards/requireLowRisk.js';
 import { SEND_LIMITS_OPTIONS } from '../../src/limits/options.js';
 import { MAGIC_LINK_ROUTES_OPTIONS } from '../../src/routes/mount.js';
 import { SEND_OPTIONS } from '../../src/routes/send.js';
-import { STRATEGY_OPTIONS } from '../../src/strategy/optionTable.js';
+import { STRATEGY_OPTIONS } from '../../src/login/optionTable.js';
 
 /** One generated region: which table, in which doc, under which first header cell. */
 export interface OptionDoc {

@@ -5,12 +5,15 @@
  * The rule: an address that displays as another one must not get a link. So invisible, control,
  * filler and look-alike characters are refused outright, and addresses are ASCII unless the app
  * allows international ones. An international domain goes through IDNA2008 as UTS #46 processes
- * it (`tr46`, every check on), and each of its labels and the local part through UTS #39
- * (`./confusable.ts`): one writing system per part, no whole-script or Latin look-alikes.
+ * it (`tr46`, every check on) and is then judged as the domain the link goes to, whatever its
+ * spelling (case, A-labels, full-width forms): by the browser's rules (`./idnSpoof.ts`). The
+ * local part goes through UTS #39 (`./confusable.ts`): one writing system, no whole-script or
+ * Latin look-alikes.
  */
 import type { Uts46Options } from 'tr46';
 import { lazyModule } from '../lazyModule.js';
 import { passesUts39 } from './confusable.js';
+import { domainShownAsWritten } from './idnSpoof.js';
 
 // UTS #46, loaded by the first international domain (plain ASCII ones never need it).
 const tr46 = lazyModule<typeof import('tr46')>('tr46');
@@ -73,6 +76,31 @@ const UTS46: Uts46Options = {
  * valid for IDNA2003's sake (`♥`, emoji: its NV8 status); IDNA2008 disallows them.
  */
 const IDNA2008_LABEL = /^[\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}-]+$/u;
+/**
+ * IDNA2008's punctuation allowed in context (RFC 5892 appendix A, CONTEXTO), each with its rule:
+ * a middle dot between two `l` (Catalan `l·l`), the Greek keraia before a Greek letter, Hebrew
+ * geresh and gershayim after a Hebrew letter, the Katakana middle dot in a Japanese label.
+ */
+const CONTEXT_PUNCTUATION = /[\u00b7\u0375\u05f3\u05f4\u30fb]/u;
+const IN_CONTEXT = [
+  /\u00b7/gu,
+  /l\u00b7(?=l)/gu,
+  /\u0375/gu,
+  /\u0375(?=\p{Script=Greek})/gu,
+  /[\u05f3\u05f4]/gu,
+  /(?<=\p{Script=Hebrew})[\u05f3\u05f4]/gu,
+] as const;
+const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
+
+/** Each CONTEXTO character of the label meets its rule (RFC 5892 appendix A.3 to A.7). */
+function contextRulesHold(label: string): boolean {
+  for (let i = 0; i < IN_CONTEXT.length; i += 2) {
+    const all = label.match(IN_CONTEXT[i]!)?.length ?? 0;
+    if (all !== (label.match(IN_CONTEXT[i + 1]!)?.length ?? 0)) return false;
+  }
+  // The Katakana middle dot counts as Katakana: the label needs one other Japanese character.
+  return !label.includes('\u30fb') || JAPANESE.test(label.replace(/\u30fb/gu, ''));
+}
 
 /**
  * Checks an e-mail address and gives the form to send: the local part as typed (NFC), the
@@ -89,12 +117,15 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
   if (typeof input !== 'string' || input.length > MAX_LENGTH) return { problem: 'format' };
   if (HIDDEN.test(input)) return { problem: 'hidden' };
   const text = input.normalize('NFC');
-  // Full-width forms, ligatures, circled and mathematical letters all change under NFKC.
-  if (text.normalize('NFKC') !== text) return { problem: 'lookalike' };
   const international = rules.international === true;
+  const at = text.indexOf('@');
+  // Full-width forms, ligatures, circled and mathematical letters all change under NFKC. An
+  // international domain is folded by UTS #46 and judged as the domain it is, so there only the
+  // local part and the `@` must be as they read.
+  const asTyped = international && at >= 0 ? text.slice(0, at + 1) : text;
+  if (asTyped.normalize('NFKC') !== asTyped) return { problem: 'lookalike' };
   if (!international && NON_ASCII.test(text)) return { problem: 'international' };
 
-  const at = text.indexOf('@');
   // A second `@` is left in the domain, where no label takes it.
   if (at < 1) return { problem: 'format' };
   const local = text.slice(0, at);
@@ -114,46 +145,27 @@ export function readEmail(input: unknown, rules: EmailRules = {}): EmailReading 
  * (`xn--p1ai`, `.рф`). `tld-2`, `t2` or `123` are no top-level domain anywhere.
  */
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-/** The dots UTS #46 maps to `.`: a label typed between them is a label. */
-const LABEL_DOTS = /[.\u3002\uff0e\uff61]/;
-/**
- * Delegated IDN top-level domains whose letters are each some ASCII letter's look-alike
- * (`.орг`, `.рус`: a whole-script confusable by UTS #39 alone). They are the registry's own
- * names: nobody registers a look-alike of them, so as the last label they are not refused.
- */
-const REAL_IDN_TLDS: ReadonlySet<string> = new Set([
-  'рф', 'орг', 'рус', 'срб', 'бг', 'мкд', 'укр', 'қаз', 'мон', 'бел', 'ком', 'сайт', 'онлайн', 'дети', 'москва',
-  'католик', 'ею', 'ελ', 'ευ',
-]); // prettier-ignore
-
-/** True when a label passes UTS #39, or is a real IDN top-level domain in last place. */
-function labelPasses(label: string, last: boolean): boolean {
-  return passesUts39(label) || (last && REAL_IDN_TLDS.has(label.toLowerCase()));
-}
-
 /** The domain in lower-case ASCII (A-labels for international labels), or the problem with it. */
 function asciiDomain(domain: string, international: boolean): string | { problem: EmailProblem } {
-  if (international) {
-    // Look-alikes are compared as typed, before UTS #46 folds the case: `Ʒ` is `3` to the eye,
-    // its small `ʒ` is no ASCII letter's look-alike, and `ВАНК` reads `BAHK` while `ванк` does not.
-    const typed = domain.split(LABEL_DOTS);
-    if (typed.some((label, i) => !labelPasses(label, i === typed.length - 1))) return { problem: 'lookalike' };
-  }
   const ascii = international ? tr46().toASCII(domain, UTS46) : domain.toLowerCase();
   if (!ascii || ascii.length > MAX_DOMAIN) return { problem: 'format' };
   const labels = ascii.split('.');
   const tld = labels.at(-1) ?? '';
   if (labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || !TLD.test(tld)) return { problem: 'format' };
-  for (const [i, label] of labels.entries()) {
-    if (!label.startsWith('xn--')) continue;
-    // A punycode label is an international one, however it was typed.
-    if (!international) return { problem: 'international' };
-    const unicode = tr46().toUnicode(label, UTS46);
-    if (unicode.error || tr46().toASCII(unicode.domain, UTS46) !== label) return { problem: 'format' };
-    if (!IDNA2008_LABEL.test(unicode.domain)) return { problem: 'format' };
-    if (unicode.domain.normalize('NFKC') !== unicode.domain || HIDDEN.test(unicode.domain))
-      return { problem: 'lookalike' };
-    if (!labelPasses(unicode.domain, i === labels.length - 1)) return { problem: 'lookalike' };
+  if (!labels.some((label) => label.startsWith('xn--'))) return ascii;
+  // A punycode label is an international one, however it was typed.
+  if (!international) return { problem: 'international' };
+  // The domain the link goes to, in Unicode: every spelling of it (case, A-labels, full-width
+  // forms, NFC or NFKC variants) reads back to this one, so it gets one verdict.
+  const unicode = tr46().toUnicode(ascii, UTS46);
+  if (unicode.error || tr46().toASCII(unicode.domain, UTS46) !== ascii) return { problem: 'format' };
+  const uLabels = unicode.domain.split('.');
+  for (const label of uLabels) {
+    if (!NON_ASCII.test(label)) continue;
+    const letters = label.replace(new RegExp(CONTEXT_PUNCTUATION.source, 'gu'), '');
+    if (!IDNA2008_LABEL.test(letters) || !contextRulesHold(label)) return { problem: 'format' };
+    if (label.normalize('NFKC') !== label || HIDDEN.test(label)) return { problem: 'lookalike' };
   }
+  if (!domainShownAsWritten(uLabels, tld)) return { problem: 'lookalike' };
   return ascii;
 }

@@ -1,4 +1,4 @@
-// Types for the two standards packages the contact rules use; neither ships its own.
+// Types for the standards package the contact rules use (it ships none of its own).
 
 declare module 'tr46' {
   /** UTS #46 processing options (https://www.unicode.org/reports/tr46/#Processing). */
@@ -15,9 +15,4 @@ declare module 'tr46' {
   export function toASCII(domain: string, options?: Uts46Options): string | null;
   /** The U-label form, and whether a check failed. */
   export function toUnicode(domain: string, options?: Uts46Options): { domain: string; error: boolean };
-}
-
-declare module 'unicode-confusables' {
-  /** Each code point replaced by its confusables.txt prototype (UTS #39), when it has one. */
-  export function rectifyConfusion(input: string): string;
 }

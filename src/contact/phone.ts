@@ -219,6 +219,28 @@ export function serviceDigits(e164: string): string {
 }
 
 /**
+ * An E.164 number as a page may show it to the person it was sent for: the country code and
+ * the last four digits, the rest as dots (`+91 ••••••5678`). Without a country code the library
+ * knows, the last four digits only.
+ *
+ * @example
+ * maskedPhone('+919812345678') // '+91 ••••••5678'
+ */
+export function maskedPhone(e164: string): string {
+  const digits = e164.replace(/\D/g, '');
+  let code: string | undefined;
+  try {
+    code = library().parsePhoneNumberFromString(`+${digits}`)?.countryCallingCode;
+  } catch {
+    code = undefined;
+  }
+  const national = code !== undefined && digits.startsWith(code) ? digits.slice(code.length) : digits;
+  const shown = national.slice(-4);
+  const hidden = '•'.repeat(Math.max(2, national.length - shown.length));
+  return code !== undefined ? `+${code} ${hidden}${shown}` : `${hidden}${shown}`;
+}
+
+/**
  * The input with pasted separators made ASCII and a bracketed country code unbracketed, when it
  * looks like a number; `undefined` otherwise. Prefixes are left for the library to read.
  */

@@ -16,6 +16,21 @@ export const EMULATOR_DEFAULT_CLIENT: Readonly<EmulatorClient> = Object.freeze({
 });
 
 /**
+ * Send limits for an app in development against the emulator (the strategy's `limits`): 30
+ * sends per destination and 100 per client IP, per minute, so trying the sign-in again and
+ * again never locks its developer out for the real limits' 15 minutes, while a refusal (and its
+ * "try again in 1 minute") can still be seen. Never in production: keep the defaults there.
+ *
+ * @example
+ * new MagicLinkStrategy({ ...EMULATOR_DEFAULT_CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl,
+ *   callbackUrl, limits: EMULATOR_SEND_LIMITS }, verify);
+ */
+export const EMULATOR_SEND_LIMITS = Object.freeze({
+  perDestination: Object.freeze({ limit: 30, windowSeconds: 60 }),
+  perIp: Object.freeze({ limit: 100, windowSeconds: 60 }),
+});
+
+/**
  * The service's WhatsApp business number, as the emulator's: `destinationUri` of a WhatsApp
  * send is `https://wa.me/<this>` whoever the link goes to (the service's example answer shows
  * its own business number there, not the user's). 91 followed by ten zeros is no Indian

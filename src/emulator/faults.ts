@@ -1,3 +1,5 @@
+import { ENDPOINTS } from '../wire/endpoints.js';
+import type { DeliveryMethod } from '../wire/types.js';
 import { SERVICE_FAULT_ERRORS } from './errors.js';
 import type { FaultSpec } from './types.js';
 
@@ -30,6 +32,7 @@ function checkSpec(spec: FaultSpec): void {
       'fault(spec): spec.reset destroys the socket, so it cannot be combined with error, status, body or headers',
     );
   }
+  if (spec.notDelivered !== undefined) checkNotDelivered(spec);
   if (
     spec.body !== undefined &&
     typeof spec.body !== 'string' &&
@@ -39,12 +42,37 @@ function checkSpec(spec: FaultSpec): void {
   }
 }
 
+const DELIVERY_METHODS: readonly DeliveryMethod[] = ['WHATSAPP', 'SMS', 'VIBER', 'EMAIL'];
+
+/** A message lost on its way: only on the send, and only that (the send itself answers as usual). */
+function checkNotDelivered(spec: FaultSpec): void {
+  if (!DELIVERY_METHODS.includes(spec.notDelivered as DeliveryMethod)) {
+    throw new TypeError(
+      `fault(spec): spec.notDelivered must be one of ${DELIVERY_METHODS.join(', ')}, got ${String(spec.notDelivered)}`,
+    );
+  }
+  if (spec.path !== ENDPOINTS.sendMagicLink.path) {
+    throw new TypeError(
+      `fault(spec): spec.notDelivered applies to the send only: path "${ENDPOINTS.sendMagicLink.path}"`,
+    );
+  }
+  if (spec.reset || faultAnswers(spec) || spec.delayMs !== undefined) {
+    throw new TypeError('fault(spec): spec.notDelivered answers the send as usual, so it takes only path and times');
+  }
+}
+
 /** Faults waiting for calls, per path, applied in the order they were added. */
 export class Faults {
   private readonly byPath = new Map<string, ArmedFault[]>();
+  /** Messages to lose, per channel, in the order they were added (`notDelivered`). */
+  private readonly lost: ArmedFault[] = [];
 
   add(spec: FaultSpec): void {
     checkSpec(spec);
+    if (spec.notDelivered !== undefined) {
+      this.lost.push({ spec: { ...spec }, remaining: spec.times ?? 1 });
+      return;
+    }
     const queue = this.byPath.get(spec.path) ?? [];
     queue.push({ spec: { ...spec }, remaining: spec.times ?? 1 });
     this.byPath.set(spec.path, queue);
@@ -61,8 +89,22 @@ export class Faults {
     return armed.spec;
   }
 
+  /**
+   * Whether the message of this channel is lost (a `notDelivered` fault for it), consuming one
+   * of that fault's `times`. Sends by other channels leave it armed.
+   */
+  takeNotDelivered(channel: DeliveryMethod): boolean {
+    const index = this.lost.findIndex((armed) => armed.spec.notDelivered === channel);
+    const armed = this.lost[index];
+    if (!armed) return false;
+    armed.remaining -= 1;
+    if (armed.remaining <= 0) this.lost.splice(index, 1);
+    return true;
+  }
+
   clear(): void {
     this.byPath.clear();
+    this.lost.length = 0;
   }
 }
 

@@ -113,18 +113,35 @@ ${
 }</dl>${actions}</section>`;
 }
 
+/** A message the `notDelivered` fault lost: what was sent, and no link (nothing arrived). */
+function lostCard(entry: OutboxEntry, now: number): string {
+  return `<section class="entry"><h2><span class="badge">${CHANNEL_LABELS[entry.channel]}</span><span class="badge expired">not delivered</span>${escapeHtml(displayDestination(entry))}</h2>
+<dl><dt>Sent</dt><dd>${timeTag(entry.createdAt, now)}</dd>
+<dt>What happened</dt><dd>The service answered the send, but the message never arrived (the <code>notDelivered</code> fault). Ask for it again by another channel.</dd></dl></section>`;
+}
+
 /**
- * The dev inbox: every delivered link, newest first, with one button per risk scenario.
- * It never shows a code (it exists only after a click) nor a session token.
+ * The dev inbox: every delivered link, newest first, with one button per risk scenario, and
+ * the messages a `notDelivered` fault lost (without their link). It never shows a code (it
+ * exists only after a click) nor a session token.
  */
 export function inboxPage(
   sent: ReadonlyArray<{ entry: OutboxEntry; login: Login | undefined }>,
   now: number,
   urls: { authUrl: string },
+  lost: readonly OutboxEntry[] = [],
 ): string {
-  const cards = [...sent]
-    .reverse()
-    .map(({ entry, login }) => entryCard(entry, stateOf(entry, login, now), now))
+  const cards = [
+    ...sent.map(({ entry, login }) => ({
+      at: entry.createdAt,
+      html: entryCard(entry, stateOf(entry, login, now), now),
+    })),
+    ...lost.map((entry) => ({ at: entry.createdAt, html: lostCard(entry, now) })),
+  ]
+    .map((card, index) => ({ ...card, index }))
+    // Newest first; of one time, the later added first.
+    .sort((a, b) => b.at - a.at || b.index - a.index)
+    .map((card) => card.html)
     .join('\n');
   const empty = `<p class="empty">No links sent yet. Send one with <code>GET ${escapeHtml(urls.authUrl)}/auth/v1/authorize</code>, then reload this page.</p>`;
   return page(

@@ -1,6 +1,6 @@
 // passport-otpless/emulator: a local OTPless service for development and tests. Named exports only.
 export { startEmulator } from './server.js';
-export { EMULATOR_DEFAULT_CLIENT, EMULATOR_WHATSAPP_NUMBER } from './config.js';
+export { EMULATOR_DEFAULT_CLIENT, EMULATOR_SEND_LIMITS, EMULATOR_WHATSAPP_NUMBER } from './config.js';
 export { RISK_SCENARIOS } from './scenarios.js';
 export { QUIRK_NAMES } from './quirks.js';
 export type { RiskScenario } from './scenarios.js';

@@ -73,6 +73,7 @@ export class Store {
   private readonly byCode = new Map<string, Login>();
   private readonly byToken = new Map<string, Login>();
   private sent: OutboxRecord[] = [];
+  private lost: OutboxEntry[] = [];
   private lastSweepAt = 0;
 
   constructor(private readonly limits: StoreLimits) {}
@@ -93,6 +94,17 @@ export class Store {
   addOutbox(entry: OutboxEntry, login: Login): void {
     this.sent.push({ entry, login });
     if (this.sent.length > this.limits.maxOutbox) this.sent = this.sent.slice(-this.limits.maxOutbox);
+  }
+
+  /** A message the `notDelivered` fault lost: shown in the dev inbox, never in the outbox. */
+  addNotDelivered(entry: OutboxEntry): void {
+    this.lost.push(entry);
+    if (this.lost.length > this.limits.maxOutbox) this.lost = this.lost.slice(-this.limits.maxOutbox);
+  }
+
+  /** Messages lost on their way, oldest first. */
+  notDelivered(): readonly OutboxEntry[] {
+    return this.lost;
   }
 
   /** Outbox entries with their logins, oldest first. */
@@ -142,6 +154,7 @@ export class Store {
     this.byCode.clear();
     this.byToken.clear();
     this.sent = [];
+    this.lost = [];
   }
 
   private deadAt(login: Login): number {

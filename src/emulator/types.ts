@@ -154,6 +154,13 @@ export interface FaultSpec {
   times?: number;
   /** Destroy the socket without answering. */
   reset?: boolean;
+  /**
+   * The send answers 200 as usual, but its message by this channel never arrives: it is not in
+   * the outbox, and the dev inbox shows it as not delivered ("the service answered 200 but
+   * nothing came"). Only with `path: '/auth/v1/authorize'` and `times`; a send by another
+   * channel leaves the fault armed. E.g. `{ path, notDelivered: 'WHATSAPP', times: Infinity }`.
+   */
+  notDelivered?: DeliveryMethod;
 }
 
 /** What {@link Emulator.issueToken} creates: a completed login as if the frontend SDK ran. */

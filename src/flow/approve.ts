@@ -1,3 +1,5 @@
+import { APPROVAL_REFUSAL_CODES } from '../errors/flowCodes.js';
+import type { ApprovalOutcome, FlowDenial } from '../errors/flowCodes.js';
 import type { CodeVerificationResult } from '../wire/types.js';
 import { channels } from '../diagnostics.js';
 import type { HttpRequest } from '../web/request.js';
@@ -6,11 +8,11 @@ import { mayBeCrossSite } from '../web/origin.js';
 import { approvalView, outcomeView, showPage, translate } from '../web/pages/index.js';
 import type { AskingBrowser, PageContext } from '../web/pages/index.js';
 import { sendJson } from '../web/request.js';
-import type { ApprovalOutcome, PageOptions } from '../web/view.js';
+import type { PageOptions } from '../web/view.js';
 import type { ServerResponse } from 'node:http';
 import { summarizeDevice } from './device.js';
 import { isPending } from './handoff.js';
-import type { FlowDenial, Handoff } from './handoff.js';
+import type { Handoff } from './handoff.js';
 
 /** What the approval route needs from the strategy that owns it. */
 export interface ApprovalContext {
@@ -132,17 +134,10 @@ function numberMissing(page: Pick<PageContext, 'req' | 'options'>): string {
   return t('approval.numberMissing', { approve: t('approval.approve') });
 }
 
-/** The stable codes of the outcomes that are refusals. */
-const OUTCOME_CODES: Partial<Record<ApprovalOutcome, string>> = {
-  wrongNumber: 'WRONG_NUMBER',
-  rejected: 'CODE_REJECTED',
-  gone: 'FLOW_EXPIRED',
-};
-
 function sendOutcomeJson(page: PageContext, outcome: ApprovalOutcome): void {
   const view = outcomeView(page, outcome);
   const message = `${view.title}. ${view.text.join(' ')}`;
-  const code = OUTCOME_CODES[outcome];
+  const code = APPROVAL_REFUSAL_CODES[outcome];
   sendJson(
     page.res,
     view.status,

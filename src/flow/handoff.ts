@@ -1,3 +1,4 @@
+import type { FlowDenial } from '../errors/flowCodes.js';
 import type { CodeVerificationResult } from '../wire/types.js';
 import type { FlowStore } from '../stores/types.js';
 import type { DeviceSummary } from './device.js';
@@ -15,9 +16,6 @@ export function withFlowParam(callbackUrl: string, flowId: string): string {
 
 /** Where a cross-device flow stands, as `strategy.status()` reports it. */
 export type FlowStatus = 'none' | 'pending' | 'approved' | 'denied' | 'expired';
-
-/** Why a flow was denied. */
-export type FlowDenial = 'WRONG_NUMBER' | 'USER_DENIED';
 
 /** The shape of the records this version writes; a record of another shape is treated as absent. */
 export const FLOW_RECORD_VERSION = 3;
@@ -105,6 +103,18 @@ export class Handoff {
   async recordSend(flowId: string, started: StoredFlow, requestIds: readonly string[]): Promise<boolean> {
     const sendIds = [...new Set(requestIds.map((id) => this.#secrets.sendDigest(id)))];
     return this.#move(flowId, started, { ...started.record, sendIds });
+  }
+
+  /**
+   * Binds one more send to a pending flow (the waiting page's "send by SMS instead"): a code
+   * of either send then approves it, and the flow keeps its number and its expiry. False when
+   * the flow is no longer pending or moved on meanwhile (compare-and-set).
+   */
+  async addSend(flowId: string, current: StoredFlow, requestIds: readonly string[]): Promise<boolean> {
+    if (current.record.state !== 'pending') return false;
+    const added = requestIds.map((id) => this.#secrets.sendDigest(id));
+    const sendIds = [...new Set([...(current.record.sendIds ?? []), ...added])];
+    return this.#move(flowId, current, { ...current.record, sendIds });
   }
 
   /** Whether the verified code belongs to this flow's send (by the service's request id). */

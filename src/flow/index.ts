@@ -1,2 +1,2 @@
-export type { FlowStatus, FlowDenial } from './handoff.js';
+export type { FlowStatus } from './handoff.js';
 export type { DeviceSummary } from './device.js';

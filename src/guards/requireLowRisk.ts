@@ -1,97 +1,30 @@
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { channels } from '../diagnostics.js';
 import type { OtplessClient } from '../client/index.js';
-import { assessRisk, compactSignals, RISK_ACTIONS, strictestAction, validateRiskPolicy } from '../risk/index.js';
+import { assessRisk, RISK_ACTIONS, strictestAction, validateRiskPolicy } from '../risk/index.js';
 import { checkRiskPolicy } from '../risk/policy.js';
 import { optionError } from '../options.js';
 import { isBoolean, isFunction, oneOf } from '../options/checks.js';
 import type { OptionTable } from '../options/table.js';
-import type { RiskAction, RiskPolicy, RiskReason, RiskVerdict } from '../risk/index.js';
+import type { RiskPolicy, RiskVerdict } from '../risk/index.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { writeLoginRisk } from '../session/loginRecord.js';
 import { rememberAtMost } from '../boundedMemo.js';
-import type { LoginRecord, LoginRiskRecord } from '../session/loginRecord.js';
+import type { LoginRecord } from '../session/loginRecord.js';
 import { checkGuardOptions, createGuard, GUARD_OPTIONS } from './core.js';
-import type { GuardMiddleware, GuardOptions } from './core.js';
+import type { GuardMiddleware } from './core.js';
+import type { GuardVerdict, RequireLowRiskOptions } from './lowRiskTypes.js';
 import { refuse } from './refuse.js';
+import { DEFAULT_REFETCH_BACKOFF_MS, refetch } from './riskRefetch.js';
 
-/** The verdict a guard reached, as `req.risk` and the audit hook see it. */
-export interface GuardVerdict extends RiskVerdict {
-  /** Epoch ms when the signals judged were read from the service. */
-  signalsAt: number | null;
-  /** True when the signals were older than `maxAgeMs` and could not be refetched. */
-  stale: boolean;
-  /** True when the signals were refetched through secure-info for this request. */
-  refreshed: boolean;
-}
-
-// `req.risk` for Express apps, as passport's own types add `req.user`. Without Express's types
-// installed this declares an unused namespace, which is harmless.
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** The verdict of the last `requireLowRisk()` on this request. */
-      risk?: GuardVerdict;
-    }
-  }
-}
-
-/** One decision, for the audit hook: never a token or secret. */
-export interface RiskAuditEvent {
-  guard: 'requireLowRisk';
-  /** The profile id of the logged-in user. */
-  userId: string;
-  /** Method and path of the request (no query string). */
-  route: string;
-  action: RiskAction;
-  reasons: RiskReason[];
-  stale: boolean;
-  refreshed: boolean;
-  /** True when `observeOnly` let the request through whatever the action. */
-  observeOnly: boolean;
-  at: number;
-}
-
-/**
- * Called with a refused request instead of the default 403. Declared with method syntax in
- * the options so a handler typed with Express's `Request`/`Response` fits.
- */
-export type RiskHandler = (req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict) => void;
-
-/** Options of `requireLowRisk()`. */
-export interface RequireLowRiskOptions extends GuardOptions {
-  /** Judge the stored signals under this policy (merged over `DEFAULT_RISK_POLICY`). */
-  policy?: RiskPolicy;
-  /** Signals older than this are stale: refetched when possible, else `staleAction` applies. */
-  maxAgeMs?: number;
-  /** What stale signals that cannot be refetched ask for. Default 'challenge'. */
-  staleAction?: RiskAction;
-  /**
-   * Client used to refetch stale signals through secure-info (pass `strategy.client`). Works
-   * only with a server-side session (express-session), where the login's token is kept.
-   * Concurrent refetches of one session make one call, shared by every guard of this client.
-   */
-  client?: OtplessClient;
-  /**
-   * After a refetch failed, no new one is tried for that session for this long: its requests
-   * get `staleAction` meanwhile, so an outage upstream does not turn every request into a call.
-   * Default 30 000.
-   */
-  refetchBackoffMs?: number;
-  /** Handle a `challenge` (step-up, say). Default: 403. */
-  onChallenge?(req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict): void;
-  /** Handle a `block`. Default: 403. */
-  onBlock?(req: HttpRequest, res: ServerResponse, next: NextFunction, verdict: GuardVerdict): void;
-  /** Let every request through, but still decide, set `req.risk` and call `audit`. */
-  observeOnly?: boolean;
-  /** Receives every decision with its reasons (never a token). An exception here is passed to `next`. */
-  audit?(event: RiskAuditEvent): void;
-}
+export type { GuardVerdict, RequireLowRiskOptions, RiskAuditEvent, RiskHandler } from './lowRiskTypes.js';
 
 const GUARD = 'requireLowRisk';
 const OWNER = `${GUARD}()`;
+/** Verdicts kept per login and guard: guards are built at startup, so few. */
+const MAX_REMEMBERED_VERDICTS = 32;
+/** Guards built in this process, so each has a name of its own for the verdicts it keeps. */
+let guardsBuilt = 0;
 
 /**
  * Lets a request through only when the risk signals of its login are judged `allow`.
@@ -230,62 +163,6 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
       respond(req, res, next, refreshed, judge(refreshed, now, false, true), now);
     });
   });
-}
-
-/** Signals read again through secure-info, or `undefined` when that failed. */
-type Refetched = Pick<LoginRiskRecord, 'signals' | 'at'> | undefined;
-
-/** Refetches of one client: in flight and recently failed, by a hash of the session's token. */
-interface Refetches {
-  inFlight: Map<string, Promise<Refetched>>;
-  failedUntil: Map<string, number>;
-}
-
-const DEFAULT_REFETCH_BACKOFF_MS = 30_000;
-/** Verdicts kept per login and guard: guards are built at startup, so few. */
-const MAX_REMEMBERED_VERDICTS = 32;
-/** Guards built in this process, so each has a name of its own for the verdicts it keeps. */
-let guardsBuilt = 0;
-/** Above this many remembered failures, the expired ones are swept on the next failure. */
-const SWEEP_AT = 1_000;
-const REFETCHES = new WeakMap<OtplessClient, Refetches>();
-
-/**
- * The signals of the session with this token, read again through secure-info; `undefined`
- * without a call while a failure of that session is recent (for the `backoffMs` of the guard
- * whose call failed). Concurrent callers share one call, whatever their guard, so a burst of
- * requests (or an outage) costs one upstream call per session, not one each.
- */
-function refetch(client: OtplessClient, token: string, now: number, backoffMs: number): Promise<Refetched> {
-  let state = REFETCHES.get(client);
-  if (!state) {
-    state = { inFlight: new Map(), failedUntil: new Map() };
-    REFETCHES.set(client, state);
-  }
-  const { inFlight, failedUntil } = state;
-  // A hash, so the maps that outlive the request never hold a token.
-  const key = createHash('sha256').update(token).digest('base64url');
-  const pending = inFlight.get(key);
-  if (pending) return pending;
-  if ((failedUntil.get(key) ?? 0) > now) return Promise.resolve(undefined);
-
-  const call = client.getSecureInfo(token).then(
-    (answer): Refetched => {
-      failedUntil.delete(key);
-      return { signals: compactSignals(answer.secure_info), at: now };
-    },
-    (): Refetched => {
-      // A failed refetch leaves the signals stale: staleAction decides, never "allow" by default.
-      if (failedUntil.size >= SWEEP_AT) {
-        for (const [k, until] of failedUntil) if (until <= Date.now()) failedUntil.delete(k);
-      }
-      failedUntil.set(key, Date.now() + backoffMs);
-      return undefined;
-    },
-  );
-  inFlight.set(key, call);
-  void call.finally(() => inFlight.delete(key));
-  return call;
 }
 
 const MS = 'a number of milliseconds, 0 or more';

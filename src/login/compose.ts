@@ -10,11 +10,11 @@ import { optionError, optionsObject } from '../options.js';
 import { MemoryFlowStore } from '../stores/memory.js';
 import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../stores/redis.js';
 import type { FlowStore } from '../stores/types.js';
-import { PREFIX } from '../strategy/options.js';
-import type { MagicLinkStrategyOptions } from '../strategy/options.js';
+import { PREFIX } from './options.js';
+import type { MagicLinkStrategyOptions } from './options.js';
 import { warnIfScannersSignIn } from '../strategy/bindingWarnings.js';
-import { checkStrategyOptions } from '../strategy/optionTable.js';
-import type { CheckedStrategyOptions } from '../strategy/optionTable.js';
+import { checkStrategyOptions } from './optionTable.js';
+import type { CheckedStrategyOptions } from './optionTable.js';
 
 /**
  * The composition root of a login: the checked options and every part built from them, once,
@@ -49,7 +49,7 @@ export function setupOf(owner: string, strategy: unknown): LoginSetup {
 }
 
 /**
- * Checks the options (src/strategy/options.ts) and builds the parts: the client, the store of
+ * Checks the options (src/login/options.ts) and builds the parts: the client, the store of
  * flows and used tokens, the secrets their keys derive from, the handoff and the send limiter.
  */
 export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {

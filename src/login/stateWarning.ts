@@ -1,4 +1,4 @@
-import { warnOnce } from '../strategy/warn.js';
+import { warnOnce } from '../errors/warnings.js';
 import type { HttpRequest } from '../web/request.js';
 import type { LoginSetup } from './compose.js';
 

@@ -2,7 +2,7 @@ import { Catch, Logger } from '@nestjs/common';
 import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { isOtplessError, OtplessError, OtplessRequestError, OtplessSetupError } from '../errors/index.js';
-import { serviceFailure, isClientError } from '../strategy/failures.js';
+import { serviceFailure, isClientError } from '../login/failures.js';
 import { answered, nodeArgs, setHeader } from '../web/host.js';
 import type { ReplyLike } from '../web/host.js';
 import { errorView, showPage } from '../web/pages.js';

@@ -1,6 +1,6 @@
 import type { BotCheck } from '../botCheck/botCheck.js';
 import { OtplessRequestError } from '../errors/index.js';
-import { clientIp } from '../strategy/sendLimits.js';
+import { clientIp } from '../login/sendLimits.js';
 import type { HttpRequest } from '../web/request.js';
 import type { Say } from './sendInput.js';
 

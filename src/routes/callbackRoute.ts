@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { OtplessRequestError } from '../errors/index.js';
 import type { LoginSetup } from '../login/compose.js';
 import { removeSessionValue, sessionOf } from '../session/session.js';
-import { CALLBACK_FAILURES } from '../strategy/failures.js';
+import { CALLBACK_FAILURES } from '../login/failures.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectSeeOther, redirectWithError, sendJson, wantsJson } from '../web/request.js';

@@ -4,23 +4,27 @@ import type { CountryCode } from '../contact/phone.js';
 import type { LoginSetup } from '../login/compose.js';
 import { warnIfStateInMemory } from '../login/stateWarning.js';
 import { optionError, optionsObject, refuseUnknownOptions } from '../options.js';
-import { anyValue, isBoolean, oneOf, stringWhere } from '../options/checks.js';
+import { anyValue, intFrom, isBoolean, oneOf, stringWhere } from '../options/checks.js';
 import { checkOptionsArgument } from '../options/table.js';
 import type { OptionTable } from '../options/table.js';
 import { sessionOf, setSessionValue } from '../session/session.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { redirectWithError, sendJson, wantsJson } from '../web/request.js';
+import { translatorFor } from '../web/messages/index.js';
+import type { MagicLinkChannel } from '../wire/types.js';
 import { readBodyIfNeeded } from './body.js';
 import { runCallback } from './callbackRoute.js';
 import type { CallbackSettings, PassportRunner } from './callbackRoute.js';
 import { loginPaths } from './paths.js';
 import type { LoginPaths } from './paths.js';
-import { showErrorPage, showSignInPage, showWaitingPage } from './pageRoutes.js';
+import { RESEND_AFTER_SECONDS, showErrorPage, showSignInPage, showWaitingPage } from './pageRoutes.js';
 import type { PagePaths, SignInChoices } from './pageRoutes.js';
 import { createSendMiddleware } from './send.js';
 import { createStatusRoute } from './status.js';
-import { readResend, rememberWaiting } from './waitingRecord.js';
+import { invalid } from './sendInput.js';
+import { againChoices } from './againChoices.js';
+import { readResend, readWaiting, rememberWaiting } from './waitingRecord.js';
 
 /** Options of the one mount (`magicLinkRoutes()`, and `otplessFastify({ routes })`). */
 export interface LoginRoutesOptions {
@@ -38,6 +42,8 @@ export interface LoginRoutesOptions {
   channelChoice?: boolean;
   /** The strategy's `defaultCountry` for numbers typed on this mount's sign-in page. */
   defaultCountry?: CountryCode;
+  /** Seconds the waiting page waits before it offers to send the link again (or by another channel). Default 30. */
+  resendAfterSeconds?: number;
 }
 
 const SITE_PATH = "a path on this site, such as '/'";
@@ -81,6 +87,11 @@ export const LOGIN_ROUTES_OPTIONS = {
     defaultDoc: "the strategy's",
     doc: "how numbers typed without `+` on this mount's sign-in page are read",
   },
+  resendAfterSeconds: {
+    check: intFrom(0, 600),
+    default: RESEND_AFTER_SECONDS,
+    doc: 'seconds the waiting page waits before it offers to send the link again, or by the other channel (0 to 600); the send limits still apply',
+  },
 } satisfies OptionTable<LoginRoutesOptions>;
 
 /** The routes of the mount, each a handler of Node's request and response, ready for any host. */
@@ -119,6 +130,7 @@ export function createLoginRoutes(
     successRedirect: options.successRedirect,
     failureRedirect: options.failureRedirect,
   };
+  const resendAfterSeconds = options.resendAfterSeconds;
 
   // A JSON client gets the send route's JSON; a browser's refused send comes back to the
   // sign-in page with its message next to the field.
@@ -138,8 +150,9 @@ export function createLoginRoutes(
     },
     {
       checkedBefore: (req) => resending.has(req),
-      sent(req, input) {
-        rememberWaiting(setup, req, input, Date.now());
+      again: (req) => resending.get(req),
+      sent(req, input, link) {
+        rememberWaiting(setup, req, input, link, Date.now());
         const returnTo = (req.body as { returnTo?: unknown } | undefined)?.returnTo;
         const session = sessionOf(req);
         if (session && isSafeLocalPath(returnTo)) setSessionValue(session, 'returnTo', returnTo);
@@ -164,7 +177,7 @@ export function createLoginRoutes(
         .catch((err: unknown) => (err instanceof OtplessRequestError ? onError(err, req, res, next) : next(err)));
     },
     waiting(req, res, next) {
-      showWaitingPage(setup, paths, callbackSettings.successRedirect, req, res).catch(next);
+      showWaitingPage(setup, paths, callbackSettings.successRedirect, resendAfterSeconds, req, res).catch(next);
     },
     status,
     callback(req, res, next) {
@@ -181,17 +194,38 @@ export function createLoginRoutes(
   };
 }
 
-/** Requests that send again what this session sent before (and so passed the bot check then). */
-const resending = new WeakSet<HttpRequest>();
+/**
+ * Requests that send again what this session sent before (and so passed the bot check then),
+ * with the channel chosen and the flow they join.
+ */
+const resending = new WeakMap<HttpRequest, { channel?: MagicLinkChannel | undefined; sameFlow?: string | undefined }>();
 
-/** "Send it again" on the waiting page posts no address: the one of the last send is sent again. */
+/**
+ * "Send it again" (or "Send by SMS instead") on the waiting page, and "Send a new link" on the
+ * error page, post no address: `resend=1` and, for another channel, `channel`. The destination
+ * of the last send is sent again, in its flow while that flow waits. A JSON client posts
+ * `{ "resend": "1", "channel": "SMS" }` the same way. A channel the strategy does not offer
+ * (`fallbackChannel`) is refused (400 `INVALID_INPUT` on `channel`).
+ */
 function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
   const body = req.body as Record<string, unknown> | undefined;
-  if (!body || body.resend !== '1' || body.email !== undefined || body.mobile !== undefined) return;
+  if (!body || (body.resend !== '1' && body.resend !== true) || body.email !== undefined || body.mobile !== undefined) {
+    return;
+  }
   const again = readResend(setup, req);
-  if (!again) return;
-  req.body = { ...again };
-  resending.add(req);
+  const waiting = readWaiting(req);
+  if (!again || !waiting) return;
+  const asked = typeof body.channel === 'string' && body.channel !== '' ? body.channel.toUpperCase() : undefined;
+  const offered = againChoices(waiting.via, setup.fallbackChannel).map((c) => c.channel);
+  if (asked !== undefined && (asked === 'EMAIL' || !offered.includes(asked as MagicLinkChannel))) {
+    throw invalid(translatorFor(req, setup.pages).t('send.channel'), 'channel');
+  }
+  const channel = (asked as MagicLinkChannel | undefined) ?? again.channel;
+  req.body = {
+    ...(again.email !== undefined ? { email: again.email } : {}),
+    ...(again.mobile !== undefined ? { mobile: again.mobile } : {}),
+  };
+  resending.set(req, { channel, sameFlow: again.flowId });
 }
 
 function checkPages(owner: string, given: unknown): PagePaths {

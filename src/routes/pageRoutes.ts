@@ -4,8 +4,12 @@ import type { LoginSetup } from '../login/compose.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import { errorView, showPage, signInView, waitingView } from '../web/pages.js';
 import type { PageContext } from '../web/pages.js';
+import { livePending } from '../session/pending.js';
+import { sessionOf } from '../session/session.js';
+import { isPhoneBrowser, serviceAppLink } from '../web/appLinks.js';
 import type { HttpRequest } from '../web/request.js';
-import { redirectSeeOther } from '../web/request.js';
+import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { againChoices } from './againChoices.js';
 import type { LoginPaths } from './paths.js';
 import { flowStatusOf } from './status.js';
 import { readWaiting } from './waitingRecord.js';
@@ -70,47 +74,83 @@ export function showSignInPage(
 /**
  * The waiting page: an approved flow goes on to the callback (which finishes the login), a
  * session that sent nothing goes to the sign-in page (or, signed in, to `successRedirect`),
- * anything else is shown.
+ * anything else is shown: where the link went and by which channel, the messaging app on a
+ * phone, and after `resendAfterSeconds` the ways to get it again. A JSON client gets the same
+ * as JSON (`waitingJson`).
  */
 export async function showWaitingPage(
   setup: LoginSetup,
   paths: LoginPaths,
   successRedirect: string,
+  resendAfterSeconds: number,
   req: HttpRequest,
   res: ServerResponse,
 ): Promise<void> {
-  const waiting = readWaiting(req);
+  const now = Date.now();
+  const waiting = readWaiting(req, now);
   const flow = await flowStatusOf(setup, req);
-  if (flow.status === 'approved') return redirectSeeOther(res, paths.callback);
+  const json = wantsJson(req);
+  if (flow.status === 'approved' && !json) return redirectSeeOther(res, paths.callback);
   if (!waiting && (flow.status === 'none' || !setup.handoff)) {
+    if (json) return sendJson(res, 200, { status: 'none' });
     // Signed in already (the link was used in another tab): on to where a login goes.
     const signedIn = (req as { user?: unknown }).user;
     return redirectSeeOther(res, signedIn ? successRedirect : paths.signIn);
   }
-  const now = Date.now();
   const sentAt = waiting?.sentAt ?? now;
   // Without a handoff nothing answers but the link itself: the page shows where it went, and waits.
   const polls = setup.handoff !== undefined;
+  // A record with no send left in the session: its link expired, or was used or refused.
+  const over = waiting !== undefined && livePending(sessionOf(req), now).length === 0;
+  const status = over ? 'expired' : polls ? flow.status : 'pending';
+  const choices = againChoices(waiting?.via ?? [], setup.fallbackChannel);
+  const resendInSeconds = Math.max(0, Math.ceil(resendAfterSeconds - (now - sentAt) / 1000));
+  // The app's button only on a phone, where the app is, and only for a link of the service's own.
+  const app = isPhoneBrowser(req.headers['user-agent']) ? serviceAppLink(waiting?.app) : undefined;
+  if (json) {
+    return sendJson(res, 200, {
+      status,
+      ...(flow.match !== undefined ? { match: flow.match } : {}),
+      ...(flow.expiresAt !== undefined ? { expiresAt: flow.expiresAt } : {}),
+      sentTo: waiting?.via ?? [],
+      ...(app ? { openApp: app.href } : {}),
+      again: waiting
+        ? { action: paths.send, body: { resend: '1' }, inSeconds: over ? 0 : resendInSeconds, choices }
+        : undefined,
+    });
+  }
   const view = waitingView(context(setup, req, res), {
-    status: polls ? flow.status : 'pending',
+    status,
     poll: polls,
     ...(flow.match !== undefined ? { match: flow.match } : {}),
     ...(flow.expiresAt !== undefined ? { expiresAt: new Date(flow.expiresAt) } : {}),
     sentTo: waiting?.to ?? [],
+    sentVia: waiting?.via ?? [],
+    ...(app ? { openApp: app } : {}),
     statusUrl: paths.status,
     continueUrl: paths.callback,
-    resend: {
-      action: paths.send,
-      hidden: { resend: '1' },
-      resendInSeconds: Math.max(0, Math.ceil(RESEND_AFTER_SECONDS - (now - sentAt) / 1000)),
-    },
+    ...(waiting ? { resend: { action: paths.send, hidden: { resend: '1' }, resendInSeconds, choices } } : {}),
     startAgainUrl: paths.signIn,
     now,
   });
   return showPage(context(setup, req, res), view);
 }
 
-/** The error page of a failed callback: what happened, and the way back to the sign-in page. */
+/** The failures about the link itself: in the browser that asked, one click sends a new one. */
+const NEW_LINK_HELPS: ReadonlySet<string> = new Set([
+  'CODE_REJECTED',
+  'FLOW_EXPIRED',
+  'WRONG_BROWSER',
+  'INVALID_CODE',
+  'FLOW_DENIED',
+  'NO_VERIFIED_IDENTITY',
+]);
+
+/**
+ * The error page of a failed callback: what happened, and the way back to the sign-in page. In
+ * the browser that asked for the link (its session still knows where the link went), a link
+ * used, expired or refused also gets "Send a new link": one click, within the send limits.
+ */
 export function showErrorPage(
   setup: LoginSetup,
   paths: LoginPaths,
@@ -118,7 +158,12 @@ export function showErrorPage(
   res: ServerResponse,
   failure: { status: number; code: string; message: string },
 ): Promise<void> {
-  const view = errorView(context(setup, req, res), { ...failure, startAgainUrl: paths.signIn });
+  const waiting = NEW_LINK_HELPS.has(failure.code) ? readWaiting(req) : undefined;
+  const view = errorView(context(setup, req, res), {
+    ...failure,
+    startAgainUrl: paths.signIn,
+    ...(waiting ? { sendNew: { action: paths.send, hidden: { resend: '1' }, to: waiting.to } } : {}),
+  });
   return showPage(context(setup, req, res), view);
 }
 

@@ -7,7 +7,7 @@ import { isFunction, stringWhere } from '../options/checks.js';
 import { checkOptionsArgument } from '../options/table.js';
 import type { OptionTable } from '../options/table.js';
 import { sessionOf } from '../session/session.js';
-import { countryCode } from '../strategy/optionTable.js';
+import { countryCode } from '../login/optionTable.js';
 import { answered, nodeArgs, setHeader } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';
@@ -18,6 +18,7 @@ import { readBodyIfNeeded } from './body.js';
 import { passBotCheck } from './botGate.js';
 import { hasNoBody, invalid, noBodyError, readSendInput } from './sendInput.js';
 import type { SendFields, SendInput } from './sendInput.js';
+import type { MagicLinkChannel } from '../wire/types.js';
 import { sendLink } from './sendUnit.js';
 import type { SentLink } from './sendUnit.js';
 import { warnIfOriginDiffers, watchSessionCookie } from './warnings.js';
@@ -58,6 +59,11 @@ export interface SendHooks {
   sent?(req: HttpRequest, input: SendInput, link: SentLink): void;
   /** True for a send again of a send that passed the bot check (the waiting page's resend). */
   checkedBefore?(req: HttpRequest): boolean;
+  /**
+   * For a send again: the channel it goes by (chosen on the waiting page, within the strategy's
+   * `fallbackChannel`), and the flow it joins while that flow still waits.
+   */
+  again?(req: HttpRequest): { channel?: MagicLinkChannel | undefined; sameFlow?: string | undefined } | undefined;
 }
 
 const OWNER = 'send()';
@@ -132,7 +138,8 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
   };
 
   async function run(req: HttpRequest, res: ServerResponse): Promise<void> {
-    const { t } = translatorFor(req, settings.pages);
+    const words = translatorFor(req, settings.pages);
+    const { t } = words;
     // Nothing to plant and nothing to send: say that the body is missing, not that the site is wrong.
     // A person's form always has fields: an empty one is "enter an address", not a developer's message.
     if (hasNoBody(req)) throw wantsJson(req) ? noBodyError() : invalid(t('send.none'), undefined);
@@ -142,10 +149,21 @@ export function createSendMiddleware(settings: LoginSetup, given: SendOptions, h
     }
     warnIfOriginDiffers(req, settings.callbackUrl);
     const input = readSendInput(req, fields, t);
+    const again = hooks.again?.(req);
+    if (again?.channel !== undefined && input.e164 !== undefined) input.channel = again.channel;
     if (!hooks.checkedBefore?.(req)) await passBotCheck(settings.botCheck, req, t);
     const session = sessionOf(req);
     if (settings.crossDevice !== 'accept' && !session) throw OtplessSetupError.missingSession();
-    const link = await sendLink({ settings, req, session, input, fields, t });
+    const link = await sendLink({
+      settings,
+      req,
+      session,
+      input,
+      fields,
+      t,
+      words,
+      ...(again?.sameFlow !== undefined ? { sameFlow: again.sameFlow } : {}),
+    });
     if (session) watchSessionCookie(req, res);
     hooks.sent?.(req, input, link);
     if (options.successRedirect && !wantsJson(req)) return redirectSeeOther(res, options.successRedirect);

@@ -5,12 +5,13 @@ import { withFlowParam } from '../flow/handoff.js';
 import type { StoredFlow } from '../flow/handoff.js';
 import { newFlowId } from '../flow/seal.js';
 import type { LoginSetup } from '../login/compose.js';
-import { rememberPending } from '../session/pending.js';
+import { addRequestIdsToPending, findPendingByFlow, rememberPending } from '../session/pending.js';
 import type { SessionLike } from '../session/session.js';
-import { takeSendBudget } from '../strategy/sendLimits.js';
-import type { SendRefund } from '../strategy/sendLimits.js';
+import { takeSendBudget } from '../login/sendLimits.js';
+import type { SendRefund } from '../login/sendLimits.js';
+import type { Translator } from '../web/messages/index.js';
 import type { HttpRequest } from '../web/request.js';
-import { EXPIRY_DEFAULT_SECONDS } from '../wire/endpoints.js';
+import { EXPIRY_DEFAULT_SECONDS, EXPIRY_MIN_SECONDS } from '../wire/endpoints.js';
 import type { IdentityType, MagicLinkChannel } from '../wire/types.js';
 import { asError, toSendError } from './sendInput.js';
 import type { Say, SendFields, SendInput } from './sendInput.js';
@@ -29,6 +30,8 @@ export interface SentLink {
   match: string | undefined;
   /** Epoch ms. */
   expiresAt: number;
+  /** The flow the link belongs to (the binding nonce in its `redirect_uri`): never shown. */
+  flowId: string;
 }
 
 /**
@@ -76,24 +79,34 @@ export interface SendRequest {
   input: SendInput;
   fields: SendFields;
   t: Say;
+  /** The request's words, for the send limits' refusal (English without it). */
+  words?: Translator;
+  /**
+   * Another send of this flow (the waiting page's "send by SMS instead"): while the flow still
+   * waits, with at least the service's shortest link lifetime left, the new link carries the
+   * same flow id and so the same number, and lives no longer than the flow. Otherwise the send
+   * starts a new flow, as any send does.
+   */
+  sameFlow?: string;
 }
 
 async function sendTaking(
-  { settings, req, session, input, fields, t }: SendRequest,
+  { settings, req, session, input, fields, t, words, sameFlow }: SendRequest,
   taken: TakenBySend,
 ): Promise<SentLink> {
   const { address, e164, destinations } = input;
   const channel = input.channel ?? settings.channel;
   // After the input is read, so invalid input costs nothing.
-  if (settings.limiter) taken.refund = await takeSendBudget(settings.limiter, req, destinations);
+  if (settings.limiter) taken.refund = await takeSendBudget(settings.limiter, req, destinations, words);
   const now = Date.now();
-  const expiresAt = now + (settings.expiry ?? EXPIRY_DEFAULT_SECONDS) * 1000;
+  const going = sameFlow === undefined ? undefined : await flowStillWaiting(settings, session, sameFlow, now);
+  const expiresAt = going?.expiresAt ?? now + (settings.expiry ?? EXPIRY_DEFAULT_SECONDS) * 1000;
   // Our own binding nonce rides in the link: the callback finds this send by it before it
   // verifies anything, whatever the service's request ids turn out to be.
-  const flowId = newFlowId();
+  const flowId = going?.flowId ?? newFlowId();
   const handoff = settings.handoff;
   let started: StoredFlow | undefined;
-  if (handoff) {
+  if (handoff && !going) {
     const askedBy = { ...summarizeDevice(req.headers['user-agent']), at: now };
     // Stored before the link leaves: a phone can open it within a second.
     started = await handoff.start(flowId, { expiresAt, askedBy }, now).catch((err: unknown) => {
@@ -109,7 +122,12 @@ async function sendTaking(
       // The service's default is WhatsApp; sent only when chosen, and only with a number.
       ...(e164 !== undefined && channel !== undefined ? { channel } : {}),
       redirectUri: withFlowParam(settings.callbackUrl, flowId),
-      ...(settings.expiry !== undefined ? { expiry: settings.expiry } : {}),
+      // Another send of a flow lives no longer than the flow (a whole second less, rounded down).
+      ...(going
+        ? { expiry: Math.floor((expiresAt - now) / 1000) }
+        : settings.expiry !== undefined
+          ? { expiry: settings.expiry }
+          : {}),
     });
   } catch (err) {
     // The service answered and refused: nothing was sent. Anything else may hide a delivery.
@@ -118,13 +136,18 @@ async function sendTaking(
     throw toSendError(err, fields.emailField, fields.mobileField, t);
   }
   taken.messageMayBeOut = true;
-  if (handoff && started !== undefined) {
+  if (going) {
+    // The flow learns its second send; the first stays good. A flow that moved on meanwhile
+    // (approved by the first link, say) keeps what it has: the new link is then refused.
+    if (handoff && going.stored) await addSendToFlow(handoff, flowId, going.stored, response.requestIds, now, t);
+    if (session) addRequestIdsToPending(session, flowId, response.requestIds, now);
+  } else if (handoff && started !== undefined) {
     // The flow learns its send: only a code of this send can approve or deny it.
     const ids = response.requestIds.map((r) => r.value);
     const bound = await handoff.recordSend(flowId, started, ids).catch((err: unknown) => asError(err));
     if (bound !== true) throw storeDown(t, bound === false ? new Error('the flow store lost a new flow') : bound);
   }
-  if (session) {
+  if (session && !going) {
     const sentTo = destinations.map((d) => d.value);
     rememberPending(
       session,
@@ -148,7 +171,49 @@ async function sendTaking(
       handoff: handoff !== undefined,
     });
   }
-  return { sent, match: handoff?.numberOf(flowId), expiresAt };
+  return { sent, match: handoff?.numberOf(flowId), expiresAt, flowId };
+}
+
+/** A flow a new send can join: still waiting, in this session, with a link's shortest lifetime left. */
+interface WaitingFlow {
+  flowId: string;
+  expiresAt: number;
+  /** The flow as stored, in handoff mode. */
+  stored: StoredFlow | undefined;
+}
+
+async function flowStillWaiting(
+  settings: LoginSetup,
+  session: SessionLike | undefined,
+  flowId: string,
+  now: number,
+): Promise<WaitingFlow | undefined> {
+  const own = findPendingByFlow(session, flowId, now)?.pending;
+  // The service takes no link shorter than 30 s; one more second covers the time of the call.
+  if (!own || own.expiresAt - now < (EXPIRY_MIN_SECONDS + 1) * 1000) return undefined;
+  if (!settings.handoff) return { flowId, expiresAt: own.expiresAt, stored: undefined };
+  const stored = await settings.handoff.read(flowId, now).catch(() => undefined);
+  if (stored?.record.state !== 'pending' || stored.record.sendIds === undefined) return undefined;
+  return { flowId, expiresAt: Math.min(own.expiresAt, stored.record.expiresAt), stored };
+}
+
+/** Adds a send to its flow, reading it again when another request changed it meanwhile. */
+async function addSendToFlow(
+  handoff: NonNullable<LoginSetup['handoff']>,
+  flowId: string,
+  stored: StoredFlow,
+  requestIds: ReadonlyArray<{ value: string }>,
+  now: number,
+  t: Say,
+): Promise<void> {
+  const ids = requestIds.map((r) => r.value);
+  let current: StoredFlow | undefined = stored;
+  for (let tries = 0; tries < 3 && current?.record.state === 'pending'; tries += 1) {
+    const added = await handoff.addSend(flowId, current, ids).catch((err: unknown) => asError(err));
+    if (added === true) return;
+    if (added instanceof Error) throw storeDown(t, added);
+    current = await handoff.read(flowId, now);
+  }
 }
 
 function storeDown(t: Say, err: unknown): OtplessRequestError {

@@ -25,8 +25,9 @@ export async function flowStatusOf(settings: LoginSetup, req: HttpRequest): Prom
   const now = Date.now();
   const expiresAt = new Date(latest.expiresAt).toISOString();
   if (latest.expiresAt <= now) {
-    // Said once: the page stops asking, and the session keeps nothing of a link no one can use.
-    if (dropExpiredPending(session, now)) forgetWaiting(req);
+    // Said once: the page stops asking, and the session keeps nothing of a link no one can use
+    // (the waiting record stays, sealed, for "send a new link": routes/waitingRecord.ts).
+    dropExpiredPending(session, now);
     return settings.handoff ? { status: 'expired', expiresAt } : { status: 'none' };
   }
   if (!settings.handoff) return { status: 'none' };

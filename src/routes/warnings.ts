@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { replyOf } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
-import { warnOnce } from '../strategy/warn.js';
+import { warnOnce } from '../errors/warnings.js';
 
 /**
  * The three setup mistakes a first login meets and nothing else reports: each told once, to the

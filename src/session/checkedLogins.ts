@@ -27,7 +27,12 @@ interface Checked extends CheckedLogin {
   sid: string;
   user: JsonShape;
   stored: JsonShape;
-  /** The secrets the sealed signals were opened with, or `undefined` when none were sealed. */
+  /**
+   * The very list of secrets the sealed signals were opened with (or found unopenable with), or
+   * `undefined` when none were sealed. `sessionCompat()` and `otplessFastify()` hand every
+   * request of a setup the same frozen list, so an identity is the exact list: a route given
+   * other secrets, fewer or more, has its record checked (and its signals opened) afresh.
+   */
   secrets: readonly string[] | undefined;
 }
 
@@ -40,58 +45,68 @@ interface Checked extends CheckedLogin {
 const CHECKED = new Map<string, Checked>();
 const MAX_CHECKED = 1_000;
 
+/** The members a record of this version may have: any other is a record this version did not write. */
+const MEMBERS = new Set(['v', 'id', 'k', 'b', 'verified', 'handoff', 'risk', 'token', 'via']);
+
 /**
  * The login record of the request's session when it is authentic (see `LoginRecord.b`), with
  * the guards' remembered verdicts; `undefined` when there is none or it does not count.
  */
 export function readCheckedLogin(req: { session?: unknown }): CheckedLogin | undefined {
   const session = sessionOf(req);
-  const stored = session?.[LOGIN_RECORD_KEY];
-  if (!session || !stored) return undefined;
-  const b = (stored as { b?: unknown }).b;
-  const known = typeof b === 'string' ? CHECKED.get(b) : undefined;
+  if (session === undefined) return undefined;
+  const stored: unknown = session[LOGIN_RECORD_KEY];
+  if (!isStoredRecord(stored)) return undefined;
+  const known = CHECKED.get(stored.b);
   if (known && holds(known, req, session, stored)) return known;
   return check(req, session, stored);
 }
 
-/** True when the session holds, by value, what `known` checked (and the same secrets open its signals). */
-function holds(known: Checked, req: object, session: SessionLike, stored: unknown): boolean {
+/**
+ * True when `stored` has the shape this version writes, member by member: what the keyed
+ * digest cannot tell apart (`handoff: 1` from none, `risk: null` from none, `token: null`)
+ * never reaches the guards or the app as a record.
+ */
+function isStoredRecord(stored: unknown): stored is StoredLoginRecord {
+  if (typeof stored !== 'object' || stored === null) return false;
+  const r = stored as Partial<Record<keyof StoredLoginRecord, unknown>>;
+  return (
+    r.v === 2 &&
+    typeof r.id === 'string' &&
+    typeof r.b === 'string' &&
+    Array.isArray(r.verified) &&
+    (r.handoff === undefined || r.handoff === true) &&
+    (r.risk === undefined || (typeof r.risk === 'object' && r.risk !== null)) &&
+    (r.token === undefined || typeof r.token === 'string') &&
+    (r.via === undefined || r.via === 'session') &&
+    Object.keys(stored).every((member) => MEMBERS.has(member))
+  );
+}
+
+/** True when the session holds, by value, what `known` checked (and was given the same list of secrets). */
+function holds(known: Checked, req: object, session: SessionLike, stored: StoredLoginRecord): boolean {
   return (
     known.sid === sessionIdOf(session) &&
     sameJson(stored, known.stored) &&
     sameJson(sessionUser(session), known.user) &&
-    (known.secrets === undefined || sameSecrets(sealSecretsOf(req), known.secrets))
+    (known.secrets === undefined || known.secrets === sealSecretsOf(req))
   );
 }
 
-function sameSecrets(secrets: readonly string[], known: readonly string[]): boolean {
-  if (secrets.length !== known.length) return false;
-  for (let i = 0; i < known.length; i++) if (secrets[i] !== known[i]) return false;
-  return true;
-}
-
-/** Checks the stored record in full; what passed is remembered (see `CHECKED`). */
-function check(req: object, session: SessionLike, stored: unknown): CheckedLogin | undefined {
-  // Any other value (a string, a number) fails the checks below.
-  const candidate = stored as Partial<StoredLoginRecord>;
-  if (candidate.v !== 2 || typeof candidate.id !== 'string' || !Array.isArray(candidate.verified)) {
-    return undefined;
-  }
+/** Checks the stored record's binding; what passed is remembered (see `CHECKED`). */
+function check(req: object, session: SessionLike, stored: StoredLoginRecord): CheckedLogin | undefined {
   const user = userText(session);
-  if (!isBound(session, candidate as StoredLoginRecord, user)) return undefined;
+  if (!isBound(session, stored, user)) return undefined;
   // A copy, as JSON keeps it: the session's own objects stay the app's.
-  const storedText = JSON.stringify(candidate);
+  const storedText = JSON.stringify(stored);
   const record = JSON.parse(storedText) as LoginRecord;
-  const risk = candidate.risk;
+  const risk = stored.risk;
   const sealed = risk !== undefined && 's' in risk;
   if (sealed) {
-    const signals = openValue(req, risk.s, sealContext(candidate.id, risk.at));
-    if (signals === UNREADABLE) {
-      // Not remembered: a secret added later may open them.
-      record.risk = { signals: { ...UNREADABLE_SIGNALS }, action: risk.action, at: risk.at };
-      return { record, verdicts: new Map() };
-    }
-    record.risk = { signals: signals as CompactSignals | null, action: risk.action, at: risk.at };
+    // Signals no secret of this list opens (rotated out, altered) read as malformed: never clean.
+    const signals = openValue(req, risk.s, sealContext(stored.id, risk.at));
+    const opened = signals === UNREADABLE ? { ...UNREADABLE_SIGNALS } : (signals as CompactSignals | null);
+    record.risk = { signals: opened, action: risk.action, at: risk.at };
   }
   const checked: Checked = {
     record,
@@ -99,9 +114,9 @@ function check(req: object, session: SessionLike, stored: unknown): CheckedLogin
     sid: sessionIdOf(session),
     user: shapeOfJson(user),
     stored: shapeOfJson(storedText),
-    secrets: sealed ? [...sealSecretsOf(req)] : undefined,
+    secrets: sealed ? sealSecretsOf(req) : undefined,
   };
-  rememberAtMost(CHECKED, candidate.b as string, checked, MAX_CHECKED);
+  rememberAtMost(CHECKED, stored.b, checked, MAX_CHECKED);
   return checked;
 }
 

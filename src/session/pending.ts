@@ -160,6 +160,32 @@ export function rememberPending(
 }
 
 /**
+ * Adds the request ids of one more send of the same flow (the waiting page's "send by SMS
+ * instead") to the live send of this session with that flow id: the link of either send then
+ * binds to it. False when the session holds no live send of that flow.
+ */
+export function addRequestIdsToPending(
+  session: SessionLike,
+  flowId: string,
+  requestIds: ReadonlyArray<{ value: string }>,
+  now: number,
+): boolean {
+  const live = liveEntries(session, now);
+  const found = live.find((e) => e.open.flowId === flowId);
+  const key = found && recordKeyById(found.stored.k);
+  if (!found || !key) return false;
+  const hashes = [...new Set([...found.stored.requestIdHashes, ...requestIds.map((r) => hashRequestId(r.value))])];
+  const entry: StoredPending = { ...found.stored, requestIdHashes: hashes, f: '' };
+  entry.f = sealJson(key.key, flowId, contextOf(session, entry));
+  setSessionValue(
+    session,
+    PENDING_KEY,
+    live.map((e) => (e === found ? entry : e.stored)),
+  );
+  return true;
+}
+
+/**
  * Takes the sends whose link has expired out of the session, and anything stored under the
  * key that this code cannot read; the live ones stay. Nothing reads an expired send again
  * (every check asks for live ones), so it is only weight in the session store. The session is

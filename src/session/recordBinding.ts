@@ -17,10 +17,10 @@ export function bound(session: SessionLike, record: UnboundStoredRecord, key: Re
 
 /**
  * True when the record's `b` is the keyed digest of what it holds, in this session, for this
- * user (`user`: its JSON, see `userText`), under a key of this process.
+ * user (`user`: its JSON, see `userText`), under a key of this process. `record` has the stored
+ * shape (`b` a string: see checkedLogins.ts); a `b` of another length is simply not it.
  */
 export function isBound(session: SessionLike, record: StoredLoginRecord, user: string): boolean {
-  if (typeof record.b !== 'string') return false;
   const key = recordKeyById(record.k);
   if (!key) return noKeyHere();
   const expected = Buffer.from(macOf(key, boundText(session, record, user)));

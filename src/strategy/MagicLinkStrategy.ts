@@ -12,8 +12,8 @@ import { answered, isFastifyRequest, responseOf, setHeader } from '../web/host.j
 import type { HostHandler } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { CallbackAttempt } from './attempt.js';
-import { isClientError, serviceFailure } from './failures.js';
-import type { MagicLinkStrategyOptions } from './options.js';
+import { isClientError, serviceFailure } from '../login/failures.js';
+import type { MagicLinkStrategyOptions } from '../login/options.js';
 import { PassportStrategyBase } from './passportBase.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 

@@ -23,16 +23,16 @@ import { confirmView, showPage } from '../web/pages.js';
 import type { HttpRequest } from '../web/request.js';
 import type { CodeVerificationResult } from '../wire/types.js';
 import { readCallbackInput } from './callbackInput.js';
-import { enrichLogin } from './enrich.js';
-import { failure, isRejectedByService } from './failures.js';
-import type { CallbackFailureCode } from './failures.js';
+import { enrichLogin } from '../login/enrich.js';
+import { failure, isRejectedByService } from '../login/failures.js';
+import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import { enrichedLogin, finishLogin } from './finishLogin.js';
 import { verifySessionToken } from './sessionToken.js';
 import type { VerifiedLogin } from './finishLogin.js';
 import { authenticatedAt, isFreshToken, useTokenOnce } from './tokens.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 import { warnIfBindingLost } from './bindingWarnings.js';
-import { warnOnce } from './warn.js';
+import { warnOnce } from '../errors/warnings.js';
 
 /** Passport's verbs for one attempt, as the per-request copy of the strategy has them. */
 export interface PassportActions {

@@ -1,6 +1,6 @@
 import { FLOW_PARAM } from '../flow/handoff.js';
 import type { HttpRequest } from '../web/request.js';
-import { warnOnce } from './warn.js';
+import { warnOnce } from '../errors/warnings.js';
 
 /**
  * After a verified code that came back without its flow id: tells the operator when the

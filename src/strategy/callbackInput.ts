@@ -1,5 +1,5 @@
 import type { HttpRequest } from '../web/request.js';
-import type { CallbackFailureCode } from './failures.js';
+import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import { FLOW_PARAM } from '../flow/handoff.js';
 import { isFlowId } from '../flow/seal.js';
 

@@ -2,8 +2,8 @@ import type { LoginSetup } from '../login/compose.js';
 import { isSameOriginPost } from '../web/origin.js';
 import type { HttpRequest } from '../web/request.js';
 import { readEpochMs } from '../wire/time.js';
-import { isRejectedByService } from './failures.js';
-import type { CallbackFailureCode } from './failures.js';
+import { isRejectedByService } from '../login/failures.js';
+import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import type { VerifiedLogin } from './finishLogin.js';
 import { isFreshToken } from './tokens.js';
 

@@ -2,7 +2,7 @@ import type { StoreSecrets } from '../flow/seal.js';
 import type { FlowStore } from '../stores/types.js';
 import { readIsoTime } from '../wire/time.js';
 import type { TokenValidationResult } from '../wire/types.js';
-import { warnOnce } from './warn.js';
+import { warnOnce } from '../errors/warnings.js';
 
 /**
  * How far in the future (by our clock) the service may place an authentication and still be

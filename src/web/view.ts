@@ -1,10 +1,8 @@
 import type { BotCheckWidget } from '../botCheck/botCheck.js';
+import type { ApprovalOutcome } from '../errors/flowCodes.js';
 import type { IncomingMessage } from 'node:http';
 import type { LocaleOptions, MessageKey, Translator } from './messages/index.js';
 import type { PageTheme } from './theme.js';
-
-/** How an approval on the other device ended. */
-export type ApprovalOutcome = 'approved' | 'wrongNumber' | 'denied' | 'rejected' | 'gone';
 
 /** A form of a page: where it posts, its hidden fields, its button's label. */
 export interface PageForm {
@@ -112,6 +110,13 @@ export interface WaitingView extends PageViewBase {
   match?: string;
   /** Where the link went, masked by the caller (`j***@example.com`). */
   sentTo: string[];
+  /** Each destination with the channel its link went by (`WHATSAPP`, `SMS`, `EMAIL`), when known. */
+  sentVia: Array<{ channel: 'WHATSAPP' | 'SMS' | 'EMAIL'; to: string }>;
+  /**
+   * A button into the messaging app (on a phone): `href` is one of the service's own links
+   * (`SERVICE_APP_LINKS`, src/web/appLinks.ts), never a URI as received.
+   */
+  openApp?: { href: string; label: string };
   /** When the link expires. */
   expiresAt?: Date;
   /** The seconds left until `expiresAt` when the view was built (what the countdown starts from). */
@@ -120,8 +125,17 @@ export interface WaitingView extends PageViewBase {
   statusUrl: string;
   /** Where the browser goes once the phone approved (the callback, which finishes the login). */
   continueUrl: string;
-  /** Asks for the link again; its button waits `resendInSeconds` (the send limits) first. */
-  resend?: PageForm & { resendInSeconds?: number };
+  /**
+   * Asks for the link again; its buttons wait `resendInSeconds` first. `choices`: each way to
+   * get it again, each a submit button of the form (`channel` posted as its name and value when
+   * it is another channel); `button` is the label of the last (the same channel again).
+   */
+  resend?: PageForm & {
+    resendInSeconds?: number;
+    /** "Didn't get it?", above the buttons. */
+    heading?: string;
+    choices?: Array<{ channel?: 'WHATSAPP' | 'SMS'; label: string; kind: 'instead' | 'same' }>;
+  };
   /** Back to the sign-in page. */
   startAgain: { href: string; label: string };
   /**
@@ -133,6 +147,8 @@ export interface WaitingView extends PageViewBase {
   liveScript: string;
   /** Whether the page asks for the status while it waits (see `WaitingInput.poll`). */
   polls: boolean;
+  /** Once the flow is over (expired, used): one click sends a new link where the last one went. */
+  sendNew?: PageForm & { text: string };
 }
 
 /** The page a failed callback shows: what happened, what to do, and the way back to the sign-in. */
@@ -146,6 +162,11 @@ export interface ErrorView extends PageViewBase {
   next: string;
   /** Back to the sign-in page. */
   startAgain: { href: string; label: string };
+  /**
+   * In the browser that asked for the link, while its session still knows where it went: one
+   * click sends a new link there (`resend=1`, within the send limits). `text` names where.
+   */
+  sendNew?: PageForm & { text: string };
 }
 
 /** Every page the package can show a person. */

@@ -228,3 +228,41 @@ describe('base latency', () => {
     }
   });
 });
+
+describe('notDelivered: the service answers, the message never arrives', () => {
+  const SEND = ENDPOINTS.sendMagicLink.path;
+
+  it('answers the send as usual, keeps the message out of the outbox, and says so in the dev inbox', async () => {
+    emulator.fault({ path: SEND, notDelivered: 'WHATSAPP' });
+    const sent = await sendLink(emulator, { mobile_number: '919812345678' });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ requestIds: [{ type: 'MOBILE', destinationUri: expect.any(String) }] });
+    expect(emulator.outbox()).toEqual([]);
+    const inbox = await (await fetch(`${emulator.authUrl}/`)).text();
+    expect(inbox).toContain('not delivered');
+    expect(inbox).toContain('+919812345678');
+    expect(inbox).not.toContain('__emulator/link/');
+    // Once: the next WhatsApp message arrives.
+    await sendLink(emulator, { mobile_number: '919812345678' });
+    expect(emulator.outbox().map((e) => e.channel)).toEqual(['WHATSAPP']);
+  });
+
+  it('a send by another channel leaves it armed, and SMS arrives', async () => {
+    emulator.fault({ path: SEND, notDelivered: 'WHATSAPP', times: Infinity });
+    await sendLink(emulator, { mobile_number: '919812345678', channel: 'SMS' });
+    await sendLink(emulator, { mobile_number: '919812345678' });
+    await sendLink(emulator, { mobile_number: '919812345678' });
+    expect(emulator.outbox().map((e) => e.channel)).toEqual(['SMS']);
+    emulator.clearFaults();
+    await sendLink(emulator, { mobile_number: '919812345678' });
+    expect(emulator.outbox().map((e) => e.channel)).toEqual(['SMS', 'WHATSAPP']);
+  });
+
+  it.each([
+    [{ path: '/auth/v1/verify/code', notDelivered: 'WHATSAPP' }, /applies to the send only/],
+    [{ path: '/auth/v1/authorize', notDelivered: 'TELEGRAM' }, /must be one of WHATSAPP, SMS, VIBER, EMAIL/],
+    [{ path: '/auth/v1/authorize', notDelivered: 'SMS', status: 500 }, /takes only path and times/],
+  ])('refuses %j', (spec, message) => {
+    expect(() => emulator.fault(spec as never)).toThrow(message);
+  });
+});

@@ -121,7 +121,7 @@ describe("what a handoff leaves in the asking browser's session (express-session
     expect(keysOfEach(store)).toEqual([['cookie']]);
   });
 
-  it('abandoned until the link expired: the next status answer says so and leaves nothing of the login', async () => {
+  it('abandoned until the link expired: the next status answer says so and leaves nothing of the login but the sealed "send a new link"', async () => {
     const store = new expressSession.MemoryStore();
     const laptop = await startApp(store);
     const { phone, callbackUrl } = await askOnLaptop(laptop);
@@ -133,10 +133,12 @@ describe("what a handoff leaves in the asking browser's session (express-session
 
     const status = await laptop.get('/auth/status', { accept: 'application/json' });
     expect(status.json()).toMatchObject({ status: 'expired' });
-    expect(keysOfEach(store)).toEqual([['cookie']]);
-    // Nothing to wait for any more: the waiting page sends the person to the sign-in page.
+    // The waiting record stays (destination sealed) for one click to a new link, nothing else.
+    expect(keysOfEach(store)).toEqual([['cookie', 'otplessWaiting']]);
+    // Nothing to wait for any more: the waiting page says so and offers a new link.
     const again = await laptop.get('/auth/waiting');
-    expect(again.status).toBe(303);
-    expect(again.location).toMatch(/\/auth\/sign-in$/);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('The link expired before it was used.');
+    expect(again.text).toContain('>Send a new link</button>');
   });
 });

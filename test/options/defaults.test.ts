@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OptionEntry } from '../../src/options/table.js';
-import { REQUIRE_SERVICE_SESSION_OPTIONS } from '../../src/routes/serviceSession.js';
+import { REQUIRE_SERVICE_SESSION_OPTIONS } from '../../src/guards/requireServiceSession.js';
 import { SESSION_COMPAT_OPTIONS } from '../../src/session/sessionCompat.js';
 import { MEMORY_FLOW_STORE_OPTIONS } from '../../src/stores/memory.js';
 import { REDIS_FLOW_STORE_OPTIONS } from '../../src/stores/redis.js';

@@ -4,8 +4,8 @@ import type { BotCheckOptions } from '../../src/botCheck/botCheck.js';
 import { resolveOptions } from '../../src/client/options.js';
 import type { OtplessClientOptions } from '../../src/client/options.js';
 import { checkSendLimits } from '../../src/limits/options.js';
-import { checkStrategyOptions } from '../../src/strategy/optionTable.js';
-import type { MagicLinkStrategyOptions } from '../../src/strategy/options.js';
+import { checkStrategyOptions } from '../../src/login/optionTable.js';
+import type { MagicLinkStrategyOptions } from '../../src/login/options.js';
 
 // Where an option has always read `null` as "not given", its table entry still does (a config
 // file or an ORM row writes null for an empty field); elsewhere `null` is refused, as before.

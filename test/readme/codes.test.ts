@@ -11,7 +11,7 @@ import {
   OtplessStateError,
   OtplessTimeoutError,
 } from '../../src/errors/index.js';
-import { CALLBACK_FAILURES } from '../../src/strategy/failures.js';
+import { CALLBACK_FAILURES } from '../../src/login/failures.js';
 
 // docs/codes.md is where a developer looks a code up: each table of it holds exactly the codes
 // of its part of the package, and every warning row names a warning the package emits.

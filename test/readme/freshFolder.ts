@@ -129,6 +129,26 @@ export async function runSnippet(dir: string, file: string): Promise<RunningSnip
   };
 }
 
+/** Runs `file` with `PORT` set to `port` until it exits by itself: its exit code and output. */
+export function runSnippetToExit(
+  dir: string,
+  file: string,
+  port: number,
+): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+  delete env.OTPLESS_CLIENT_ID;
+  delete env.OTPLESS_CLIENT_SECRET;
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

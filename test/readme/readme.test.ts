@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeBlocks, RUNNABLE_MARKER } from './blocks.js';
-import { freshFolder, runSnippet, STRICT_OPTIONS, typeErrors } from './freshFolder.js';
+import { freshFolder, runSnippet, runSnippetToExit, STRICT_OPTIONS, typeErrors } from './freshFolder.js';
 import type { FreshFolder, RunningSnippet } from './freshFolder.js';
 import { emailJourney, phoneJourney } from './journeys.js';
 
@@ -43,8 +45,9 @@ describe('README and docs code blocks', () => {
     expect(tsBlocks.filter((b) => b.path !== 'README.md').length).toBeGreaterThanOrEqual(20);
     expect(shBlocks.length).toBeGreaterThanOrEqual(3);
     expect(quickStart).toBeDefined();
-    // About 15 lines of login after the imports, and not a line more than a reader takes in.
-    expect(quickStart!.code.trim().split('\n').length).toBeLessThanOrEqual(25);
+    // About 15 lines of login after the imports, and not a line more than a reader takes in
+    // (the last four: listen, and exit with the error when the port is taken).
+    expect(quickStart!.code.trim().split('\n').length).toBeLessThanOrEqual(28);
     expect(runnable.every((b) => b.lang === 'ts')).toBe(true);
     expect(blocks.every((b) => ['ts', 'sh', 'json', ''].includes(b.lang))).toBe(true);
   });
@@ -224,6 +227,20 @@ describe('the runnable blocks, pasted into a new folder with the packed package'
 
   it('each type-checks, as pasted, against the packed declarations under strict settings', () => {
     expect(typeErrors(folder.dir, [...files.values()], STRICT_OPTIONS)).toEqual([]);
+  }, 120_000);
+
+  it('the Quick start on a port already taken says so and exits, instead of printing an address', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const ran = await runSnippetToExit(folder.dir, files.get(`README.md:${quickStart!.line}`)!, port);
+      expect(ran.code, ran.output).not.toBe(0);
+      expect(ran.output).toMatch(/EADDRINUSE/);
+      expect(ran.output).not.toMatch(/open http/);
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 
   describe.each(runnable.map((b) => [`${b.path}:${b.line}`, b] as const))('%s', (where) => {

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticatedAt, MAX_CLOCK_SKEW_MS } from '../../src/strategy/tokens.js';
-import { warnOnce } from '../../src/strategy/warn.js';
+import { warnOnce } from '../../src/errors/warnings.js';
 import type { TokenValidationResult } from '../../src/wire/types.js';
 import { type MagicLinkProfile, MemoryFlowStore } from '../../src/index.js';
 import { CLIENT, type Harness, type HarnessOptions, loginVia } from '../helpers/harness.js';

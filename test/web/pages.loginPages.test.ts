@@ -82,7 +82,11 @@ describe('the waiting page', () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain('<title>Check your messages</title>');
     expect(res.text).toContain('We sent a sign-in link to j***@example.com.');
-    expect(res.text).toContain('<p id="match-label">Type this number on your phone</p>');
+    // What the number is for, and not to reply with it: never "type this number" as a headline.
+    expect(res.text).toContain(
+      '<p id="match-label">Opening the link on another device? It will ask for this number</p>',
+    );
+    expect(res.text).toContain('Do not reply to the message with it');
     expect(res.text).toContain('<p class="number" aria-describedby="match-label">42</p>');
     expect(res.text).toContain('<p id="waiting-status" role="status">Waiting for you to open the link…</p>');
     expect(res.text).toContain('The link expires in 4:10.');
@@ -187,10 +191,10 @@ describe('the error page', () => {
 
 const LOCALES: Array<[string, string, string, string]> = [
   // Accept-Language, <html lang>, the sign-in button, the waiting page's number label
-  ['hi', 'hi', 'मुझे साइन इन लिंक भेजें', 'यह नंबर अपने फ़ोन पर लिखें'],
-  ['id', 'id', 'Kirimkan tautan masuk', 'Ketik angka ini di ponsel Anda'],
-  ['es', 'es', 'Enviarme un enlace de inicio de sesión', 'Escribe este número en tu teléfono'],
-  ['pt-BR', 'pt-BR', 'Enviar link de login', 'Digite este número no seu celular'],
+  ['hi', 'hi', 'मुझे साइन इन लिंक भेजें', 'लिंक किसी दूसरे डिवाइस पर खोल रहे हैं? वह यह नंबर माँगेगा'],
+  ['id', 'id', 'Kirimkan tautan masuk', 'Membuka tautan di perangkat lain? Tautan itu akan meminta angka ini'],
+  ['es', 'es', 'Enviarme un enlace de inicio de sesión', '¿Abres el enlace en otro dispositivo? Te pedirá este número'],
+  ['pt-BR', 'pt-BR', 'Enviar link de login', 'Vai abrir o link em outro dispositivo? Ele vai pedir este número'],
 ];
 
 describe('every built-in locale', () => {

@@ -214,7 +214,7 @@ describe('theme', () => {
 describe('the catalogue', () => {
   it('every built-in locale has every key, and English is the callback refusals’ own words', async () => {
     const { BUILT_IN_MESSAGES } = await import('../../src/web/messages/index.js');
-    const { CALLBACK_FAILURES } = await import('../../src/strategy/failures.js');
+    const { CALLBACK_FAILURES } = await import('../../src/login/failures.js');
     const keys = Object.keys(BUILT_IN_MESSAGES.en!).sort();
     expect(Object.keys(BUILT_IN_MESSAGES).sort()).toEqual(['en', 'es', 'hi', 'id', 'pt-BR']);
     for (const [locale, catalogue] of Object.entries(BUILT_IN_MESSAGES)) {

@@ -10,7 +10,7 @@ export function showInbox(ctx: EmulatorContext, _req: IncomingMessage, res: Serv
     // A login may have been swept or evicted while its outbox entry stays.
     login: ctx.store.findBySessionToken(login.sessionToken),
   }));
-  sendHtml(res, 200, inboxPage(sent, ctx.clock.now(), { authUrl: ctx.authUrl }));
+  sendHtml(res, 200, inboxPage(sent, ctx.clock.now(), { authUrl: ctx.authUrl }, ctx.store.notDelivered()));
 }
 
 /**

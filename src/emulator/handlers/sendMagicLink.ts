@@ -60,11 +60,17 @@ export const sendMagicLink: Handler = (ctx, _req, res, query) => {
       sessionToken: login.sessionToken,
       createdAt: now,
     };
-    ctx.store.addOutbox(entry, login);
-    // The link holds a link id, never the code: safe to show a developer.
-    ctx.log?.(
-      `[otpless-emulator] ${identity.method} link to ${identity.value} (expires in ${expirySeconds} s): ${entry.link}`,
-    );
+    if (ctx.faults.takeNotDelivered(identity.method)) {
+      // Answered as sent, never delivered: the service's 200 with nothing on the phone.
+      ctx.store.addNotDelivered(entry);
+      ctx.log?.(`[otpless-emulator] ${identity.method} link to ${identity.value} NOT delivered (notDelivered fault)`);
+    } else {
+      ctx.store.addOutbox(entry, login);
+      // The link holds a link id, never the code: safe to show a developer.
+      ctx.log?.(
+        `[otpless-emulator] ${identity.method} link to ${identity.value} (expires in ${expirySeconds} s): ${entry.link}`,
+      );
+    }
     // On every MOBILE entry (spec 2.1): the service's own number on the channel used.
     if (identity.type !== 'MOBILE') return { type: identity.type, value: requestId };
     const destinationUri =

@@ -58,8 +58,9 @@ export const en = {
   'waiting.sentTo': 'We sent a sign-in link to {to}.',
   'waiting.sent': 'We sent you a sign-in link.',
   'waiting.open': 'Open it in this browser, or on your phone. The link works once.',
-  'waiting.matchLabel': 'Type this number on your phone',
-  'waiting.matchNote': 'This page signs you in by itself once you approve on your phone.',
+  'waiting.matchLabel': 'Opening the link on another device? It will ask for this number',
+  'waiting.matchNote':
+    'Do not reply to the message with it: type it only on the page the link opens. This page then signs you in by itself.',
   'waiting.status.pending': 'Waiting for you to open the link…',
   'waiting.status.approved': 'Approved. Signing you in…',
   'waiting.status.denied': 'The sign-in was cancelled on the other device. Nobody was signed in.',
@@ -70,6 +71,25 @@ export const en = {
   'waiting.resend': 'Send the link again',
   'waiting.resendIn': 'You can ask for another link in {time}.',
   'waiting.wrong': 'Wrong address, or nothing arrived?',
+  // The waiting page: the channel the link went by, its app, and another way to get it.
+  'waiting.sentBy.WHATSAPP': 'We sent a sign-in link to {to} by WhatsApp.',
+  'waiting.sentBy.SMS': 'We sent a sign-in link to {to} by SMS.',
+  'waiting.sentBy.EMAIL': 'We sent a sign-in link to {to} by e-mail.',
+  'waiting.openApp.WHATSAPP': 'Open WhatsApp',
+  'waiting.again': 'Didn’t get it?',
+  'waiting.instead.WHATSAPP': 'Send by WhatsApp instead',
+  'waiting.instead.SMS': 'Send by SMS instead',
+  'waiting.same.WHATSAPP': 'Send by WhatsApp again',
+  'waiting.same.SMS': 'Send by SMS again',
+  // The error page of a used or expired link, in the browser that asked for it.
+  'error.sendNew': 'Send a new link',
+  'error.sendNewTo': 'We can send a new link to {to}.',
+  // The send limits' refusals: what was refused, then when to try again.
+  'limit.ip': 'Too many sign-in links were asked for from this network.',
+  'limit.email': 'Too many sign-in links were sent to this e-mail address.',
+  'limit.mobile': 'Too many sign-in links were sent to this mobile number.',
+  'limit.capacity': 'Too many sign-in links are being asked for right now.',
+  'limit.tryAgain': 'Try again in {time}.',
   // The error page of a failed callback.
   'error.title': 'This sign-in did not work',
   'error.next': 'Start again to get a new sign-in link, and open it in the browser where you asked for it.',
@@ -93,7 +113,7 @@ export const en = {
   'guard.SESSION_ENDED.text': 'Your sign-in has ended. Sign in again to see this page.',
   'guard.signIn': 'Sign in',
   // The callback's refusals, as the app's failure handling shows them: CALLBACK_FAILURES reads its
-  // English here (src/strategy/failures.ts).
+  // English here (src/login/failures.ts).
   'failure.INVALID_CODE':
     'This sign-in link is incomplete or not valid. Open the link from your message again, or ask for a new one.',
   'failure.CODE_REJECTED': 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',

@@ -55,8 +55,9 @@ export const es: Messages = {
   'waiting.sentTo': 'Enviamos un enlace de inicio de sesión a {to}.',
   'waiting.sent': 'Te enviamos un enlace de inicio de sesión.',
   'waiting.open': 'Ábrelo en este navegador o en tu teléfono. El enlace funciona una sola vez.',
-  'waiting.matchLabel': 'Escribe este número en tu teléfono',
-  'waiting.matchNote': 'Esta página iniciará tu sesión sola en cuanto lo apruebes en tu teléfono.',
+  'waiting.matchLabel': '¿Abres el enlace en otro dispositivo? Te pedirá este número',
+  'waiting.matchNote':
+    'No respondas al mensaje con él: escríbelo solo en la página que abre el enlace. Después, esta página iniciará tu sesión sola.',
   'waiting.status.pending': 'Esperando a que abras el enlace…',
   'waiting.status.approved': 'Aprobado. Iniciando tu sesión…',
   'waiting.status.denied': 'El inicio de sesión se canceló en el otro dispositivo. No se inició ninguna sesión.',
@@ -67,6 +68,25 @@ export const es: Messages = {
   'waiting.resend': 'Enviar el enlace otra vez',
   'waiting.resendIn': 'Podrás pedir otro enlace en {time}.',
   'waiting.wrong': '¿Dirección equivocada o no te llegó nada?',
+  // The waiting page: the channel the link went by, its app, and another way to get it.
+  'waiting.sentBy.WHATSAPP': 'Enviamos un enlace de inicio de sesión a {to} por WhatsApp.',
+  'waiting.sentBy.SMS': 'Enviamos un enlace de inicio de sesión a {to} por SMS.',
+  'waiting.sentBy.EMAIL': 'Enviamos un enlace de inicio de sesión a {to} por correo electrónico.',
+  'waiting.openApp.WHATSAPP': 'Abrir WhatsApp',
+  'waiting.again': '¿No te llegó?',
+  'waiting.instead.WHATSAPP': 'Enviar por WhatsApp en su lugar',
+  'waiting.instead.SMS': 'Enviar por SMS en su lugar',
+  'waiting.same.WHATSAPP': 'Enviar otra vez por WhatsApp',
+  'waiting.same.SMS': 'Enviar otra vez por SMS',
+  // The error page of a used or expired link, in the browser that asked for it.
+  'error.sendNew': 'Enviar un enlace nuevo',
+  'error.sendNewTo': 'Podemos enviar un enlace nuevo a {to}.',
+  // The send limits' refusals: what was refused, then when to try again.
+  'limit.ip': 'Se pidieron demasiados enlaces de inicio de sesión desde esta red.',
+  'limit.email': 'Se enviaron demasiados enlaces de inicio de sesión a este correo electrónico.',
+  'limit.mobile': 'Se enviaron demasiados enlaces de inicio de sesión a este número de móvil.',
+  'limit.capacity': 'Se están pidiendo demasiados enlaces de inicio de sesión en este momento.',
+  'limit.tryAgain': 'Vuelve a intentarlo en {time}.',
   // La página de error de un enlace que no funcionó.
   'error.title': 'Este inicio de sesión no funcionó',
   'error.next': 'Vuelve a empezar para recibir un enlace nuevo, y ábrelo en el navegador donde lo pediste.',

@@ -51,8 +51,9 @@ export const hi: Messages = {
   'waiting.sentTo': 'हमने {to} पर साइन इन लिंक भेजा है।',
   'waiting.sent': 'हमने आपको साइन इन लिंक भेजा है।',
   'waiting.open': 'इसे इसी ब्राउज़र में या अपने फ़ोन पर खोलें। लिंक सिर्फ़ एक बार काम करता है।',
-  'waiting.matchLabel': 'यह नंबर अपने फ़ोन पर लिखें',
-  'waiting.matchNote': 'फ़ोन पर मंज़ूरी देते ही यह पेज आपको अपने-आप साइन इन कर देगा।',
+  'waiting.matchLabel': 'लिंक किसी दूसरे डिवाइस पर खोल रहे हैं? वह यह नंबर माँगेगा',
+  'waiting.matchNote':
+    'मैसेज के जवाब में यह नंबर न भेजें: इसे सिर्फ़ उस पेज पर लिखें जो लिंक खोलने पर आता है। फिर यह पेज आपको अपने-आप साइन इन कर देगा।',
   'waiting.status.pending': 'आपके लिंक खोलने का इंतज़ार है…',
   'waiting.status.approved': 'मंज़ूर हो गया। आपको साइन इन किया जा रहा है…',
   'waiting.status.denied': 'दूसरे डिवाइस पर साइन इन रद्द कर दिया गया। कोई साइन इन नहीं हुआ।',
@@ -63,6 +64,25 @@ export const hi: Messages = {
   'waiting.resend': 'लिंक फिर से भेजें',
   'waiting.resendIn': 'आप {time} में दूसरा लिंक माँग सकते हैं।',
   'waiting.wrong': 'पता गलत है, या कुछ नहीं आया?',
+  // The waiting page: the channel the link went by, its app, and another way to get it.
+  'waiting.sentBy.WHATSAPP': 'हमने {to} पर WhatsApp से साइन इन लिंक भेजा है।',
+  'waiting.sentBy.SMS': 'हमने {to} पर SMS से साइन इन लिंक भेजा है।',
+  'waiting.sentBy.EMAIL': 'हमने {to} पर ईमेल से साइन इन लिंक भेजा है।',
+  'waiting.openApp.WHATSAPP': 'WhatsApp खोलें',
+  'waiting.again': 'लिंक नहीं मिला?',
+  'waiting.instead.WHATSAPP': 'इसकी जगह WhatsApp से भेजें',
+  'waiting.instead.SMS': 'इसकी जगह SMS से भेजें',
+  'waiting.same.WHATSAPP': 'WhatsApp से फिर से भेजें',
+  'waiting.same.SMS': 'SMS से फिर से भेजें',
+  // The error page of a used or expired link, in the browser that asked for it.
+  'error.sendNew': 'नया लिंक भेजें',
+  'error.sendNewTo': 'हम {to} पर नया लिंक भेज सकते हैं।',
+  // The send limits' refusals: what was refused, then when to try again.
+  'limit.ip': 'इस नेटवर्क से बहुत ज़्यादा साइन इन लिंक माँगे गए।',
+  'limit.email': 'इस ईमेल पते पर बहुत ज़्यादा साइन इन लिंक भेजे गए।',
+  'limit.mobile': 'इस मोबाइल नंबर पर बहुत ज़्यादा साइन इन लिंक भेजे गए।',
+  'limit.capacity': 'अभी बहुत ज़्यादा साइन इन लिंक माँगे जा रहे हैं।',
+  'limit.tryAgain': '{time} बाद फिर से कोशिश करें।',
   // किसी लिंक के काम न करने पर दिखने वाला पेज।
   'error.title': 'यह साइन इन नहीं हो सका',
   'error.next': 'नया साइन इन लिंक पाने के लिए फिर से शुरू करें, और उसे उसी ब्राउज़र में खोलें जिसमें आपने उसे माँगा था।',

@@ -53,8 +53,9 @@ export const id: Messages = {
   'waiting.sentTo': 'Kami telah mengirim tautan masuk ke {to}.',
   'waiting.sent': 'Kami telah mengirimkan tautan masuk kepada Anda.',
   'waiting.open': 'Buka tautan di browser ini, atau di ponsel Anda. Tautan hanya berlaku sekali.',
-  'waiting.matchLabel': 'Ketik angka ini di ponsel Anda',
-  'waiting.matchNote': 'Halaman ini akan memasukkan Anda secara otomatis setelah Anda menyetujuinya di ponsel.',
+  'waiting.matchLabel': 'Membuka tautan di perangkat lain? Tautan itu akan meminta angka ini',
+  'waiting.matchNote':
+    'Jangan membalas pesan dengan angka ini: ketik hanya di halaman yang dibuka tautan. Halaman ini lalu memasukkan Anda secara otomatis.',
   'waiting.status.pending': 'Menunggu Anda membuka tautan…',
   'waiting.status.approved': 'Disetujui. Sedang memasukkan Anda…',
   'waiting.status.denied': 'Proses masuk dibatalkan di perangkat lain. Tidak ada yang masuk.',
@@ -65,6 +66,25 @@ export const id: Messages = {
   'waiting.resend': 'Kirim ulang tautan',
   'waiting.resendIn': 'Anda dapat meminta tautan lain dalam {time}.',
   'waiting.wrong': 'Alamat salah, atau tidak ada yang masuk?',
+  // The waiting page: the channel the link went by, its app, and another way to get it.
+  'waiting.sentBy.WHATSAPP': 'Kami telah mengirim tautan masuk ke {to} melalui WhatsApp.',
+  'waiting.sentBy.SMS': 'Kami telah mengirim tautan masuk ke {to} melalui SMS.',
+  'waiting.sentBy.EMAIL': 'Kami telah mengirim tautan masuk ke {to} melalui email.',
+  'waiting.openApp.WHATSAPP': 'Buka WhatsApp',
+  'waiting.again': 'Tidak menerimanya?',
+  'waiting.instead.WHATSAPP': 'Kirim lewat WhatsApp saja',
+  'waiting.instead.SMS': 'Kirim lewat SMS saja',
+  'waiting.same.WHATSAPP': 'Kirim ulang lewat WhatsApp',
+  'waiting.same.SMS': 'Kirim ulang lewat SMS',
+  // The error page of a used or expired link, in the browser that asked for it.
+  'error.sendNew': 'Kirim tautan baru',
+  'error.sendNewTo': 'Kami dapat mengirim tautan baru ke {to}.',
+  // The send limits' refusals: what was refused, then when to try again.
+  'limit.ip': 'Terlalu banyak tautan masuk diminta dari jaringan ini.',
+  'limit.email': 'Terlalu banyak tautan masuk dikirim ke alamat email ini.',
+  'limit.mobile': 'Terlalu banyak tautan masuk dikirim ke nomor ponsel ini.',
+  'limit.capacity': 'Terlalu banyak tautan masuk yang diminta saat ini.',
+  'limit.tryAgain': 'Coba lagi dalam {time}.',
   // Halaman galat untuk tautan yang gagal.
   'error.title': 'Proses masuk ini gagal',
   'error.next': 'Mulai lagi untuk mendapatkan tautan masuk baru, lalu buka di browser tempat Anda memintanya.',

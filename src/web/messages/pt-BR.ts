@@ -51,8 +51,9 @@ export const ptBR: Messages = {
   'waiting.sentTo': 'Enviamos um link de login para {to}.',
   'waiting.sent': 'Enviamos um link de login para você.',
   'waiting.open': 'Abra-o neste navegador ou no seu celular. O link só funciona uma vez.',
-  'waiting.matchLabel': 'Digite este número no seu celular',
-  'waiting.matchNote': 'Esta página faz o seu login sozinha assim que você aprovar no celular.',
+  'waiting.matchLabel': 'Vai abrir o link em outro dispositivo? Ele vai pedir este número',
+  'waiting.matchNote':
+    'Não responda à mensagem com ele: digite-o só na página que o link abrir. Depois, esta página faz o seu login sozinha.',
   'waiting.status.pending': 'Aguardando você abrir o link…',
   'waiting.status.approved': 'Aprovado. Fazendo seu login…',
   'waiting.status.denied': 'O login foi cancelado no outro dispositivo. Ninguém entrou.',
@@ -63,6 +64,25 @@ export const ptBR: Messages = {
   'waiting.resend': 'Enviar o link de novo',
   'waiting.resendIn': 'Você pode pedir outro link em {time}.',
   'waiting.wrong': 'Endereço errado ou nada chegou?',
+  // The waiting page: the channel the link went by, its app, and another way to get it.
+  'waiting.sentBy.WHATSAPP': 'Enviamos um link de login para {to} pelo WhatsApp.',
+  'waiting.sentBy.SMS': 'Enviamos um link de login para {to} por SMS.',
+  'waiting.sentBy.EMAIL': 'Enviamos um link de login para {to} por e-mail.',
+  'waiting.openApp.WHATSAPP': 'Abrir o WhatsApp',
+  'waiting.again': 'Não recebeu?',
+  'waiting.instead.WHATSAPP': 'Enviar pelo WhatsApp em vez disso',
+  'waiting.instead.SMS': 'Enviar por SMS em vez disso',
+  'waiting.same.WHATSAPP': 'Enviar de novo pelo WhatsApp',
+  'waiting.same.SMS': 'Enviar de novo por SMS',
+  // The error page of a used or expired link, in the browser that asked for it.
+  'error.sendNew': 'Enviar um novo link',
+  'error.sendNewTo': 'Podemos enviar um novo link para {to}.',
+  // The send limits' refusals: what was refused, then when to try again.
+  'limit.ip': 'Foram pedidos links de login demais a partir desta rede.',
+  'limit.email': 'Foram enviados links de login demais para este e-mail.',
+  'limit.mobile': 'Foram enviados links de login demais para este número de celular.',
+  'limit.capacity': 'Estão sendo pedidos links de login demais agora.',
+  'limit.tryAgain': 'Tente de novo em {time}.',
   // A página de erro de um link que não funcionou.
   'error.title': 'Este login não funcionou',
   'error.next': 'Comece de novo para receber um novo link e abra-o no navegador em que você o pediu.',

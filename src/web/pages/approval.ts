@@ -1,5 +1,7 @@
 import type { MessageKey, Translator } from '../messages/index.js';
-import type { ApprovalOutcome, ApprovalView, OutcomeView } from '../view.js';
+import { APPROVAL_STATUS } from '../../errors/flowCodes.js';
+import type { ApprovalOutcome } from '../../errors/flowCodes.js';
+import type { ApprovalView, OutcomeView } from '../view.js';
 import { viewBase } from '../view.js';
 import { SELF, translate } from './context.js';
 import type { PageContext } from './context.js';
@@ -66,21 +68,12 @@ function whenText(tr: Translator, at: number, now: number): string {
   return minutes === 1 ? tr.t('approval.minuteAgo') : tr.t('approval.minutesAgo', { count: minutes });
 }
 
-/** The status of each outcome: a wrong number and a refused code are the caller's 4xx. */
-export const OUTCOME_STATUS: Record<ApprovalOutcome, number> = {
-  approved: 200,
-  wrongNumber: 403,
-  denied: 200,
-  rejected: 401,
-  gone: 410,
-};
-
 /** The page the approving device sees once it has answered. */
 export function outcomeView(ctx: Pick<PageContext, 'req' | 'options'>, outcome: ApprovalOutcome): OutcomeView {
   const tr = translate(ctx);
   const key = (part: 'title' | 'text'): MessageKey => `outcome.${outcome}.${part}`;
   return {
-    ...viewBase(tr, ctx.options?.theme, OUTCOME_STATUS[outcome], key('title'), [tr.t(key('text'))]),
+    ...viewBase(tr, ctx.options?.theme, APPROVAL_STATUS[outcome], key('title'), [tr.t(key('text'))]),
     page: 'outcome',
     outcome,
   };

@@ -5,6 +5,7 @@ import { viewBase } from '../view.js';
 import { translate } from './context.js';
 import type { PageContext } from './context.js';
 import { escapeHtml } from './document.js';
+import { hiddenHtml } from './forms.js';
 
 /** What the error page is drawn from: the callback's refusal (`fail({ code, message }, status)`) or error. */
 export interface ErrorInput {
@@ -19,6 +20,11 @@ export interface ErrorInput {
   message?: string;
   /** The sign-in page. */
   startAgainUrl: string;
+  /**
+   * In the browser that asked for the link: the form that sends a new one where it went (`to`,
+   * masked), in one click.
+   */
+  sendNew?: { action: string; hidden?: Readonly<Record<string, string>>; to?: readonly string[] };
 }
 
 /** A code as the page shows it: upper-case words only, so nothing else is ever echoed. */
@@ -50,14 +56,35 @@ export function errorView(ctx: PageContext, input: ErrorInput): ErrorView {
     message,
     next,
     startAgain: { href: input.startAgainUrl, label: tr.t('pages.startAgain') },
+    ...(input.sendNew
+      ? {
+          sendNew: {
+            action: input.sendNew.action,
+            method: 'post' as const,
+            hidden: { ...input.sendNew.hidden },
+            button: tr.t('error.sendNew'),
+            text: input.sendNew.to?.length ? tr.t('error.sendNewTo', { to: input.sendNew.to.join(', ') }) : '',
+          },
+        }
+      : {}),
   };
 }
 
 /** The error page's card. */
 export function drawError(view: ErrorView): string {
+  const sendNew = view.sendNew
+    ? `<form method="post" action="${escapeHtml(view.sendNew.action)}" id="send-new">${hiddenHtml(view.sendNew.hidden)}` +
+      (view.sendNew.text ? `<p>${escapeHtml(view.sendNew.text)}</p>` : '') +
+      `<p><button type="submit">${escapeHtml(view.sendNew.button)}</button></p></form>`
+    : '';
+  // With a new link one click away, "start again" is the other way, not the main one.
+  const startAgain = view.sendNew
+    ? `<p><a href="${escapeHtml(view.startAgain.href)}">${escapeHtml(view.startAgain.label)}</a></p>`
+    : `<p><a class="button" href="${escapeHtml(view.startAgain.href)}">${escapeHtml(view.startAgain.label)}</a></p>`;
   return (
     `<p>${escapeHtml(view.message)}</p><p>${escapeHtml(view.next)}</p>` +
-    `<p><a class="button" href="${escapeHtml(view.startAgain.href)}">${escapeHtml(view.startAgain.label)}</a></p>` +
+    sendNew +
+    startAgain +
     `<p class="code">${escapeHtml(view.t('error.code', { code: view.code }))}</p>`
   );
 }

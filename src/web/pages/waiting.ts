@@ -14,13 +14,29 @@ export interface WaitingInput {
   match?: string;
   /** Where the link went, already masked. */
   sentTo?: readonly string[];
+  /** Each destination with the channel its link went by: the page names the channel. */
+  sentVia?: ReadonlyArray<{ channel: 'WHATSAPP' | 'SMS' | 'EMAIL'; to: string }>;
+  /**
+   * The messaging app's link, already checked against the service's own (`serviceAppLink`):
+   * given on a phone only, drawn as "Open WhatsApp".
+   */
+  openApp?: { channel: 'WHATSAPP'; href: string };
   expiresAt?: Date;
   /** GET answers `{ status, match?, expiresAt? }` (the strategy's `status()`). */
   statusUrl: string;
   /** Where the browser goes once approved: the callback path. */
   continueUrl: string;
-  /** The form that asks for the link again, and the seconds before the send limits allow it. */
-  resend?: { action: string; hidden?: Readonly<Record<string, string>>; resendInSeconds?: number };
+  /**
+   * The form that asks for the link again, and the seconds before it is offered. `choices`:
+   * the ways offered (another channel "instead", the same "again"); without them, one button
+   * "Send the link again". Once the flow is over (expired), the same form is "Send a new link".
+   */
+  resend?: {
+    action: string;
+    hidden?: Readonly<Record<string, string>>;
+    resendInSeconds?: number;
+    choices?: ReadonlyArray<{ channel: 'WHATSAPP' | 'SMS' | 'EMAIL'; kind: 'instead' | 'same' }>;
+  };
   /** The sign-in page. */
   startAgainUrl: string;
   /** Epoch ms the countdowns start from; `Date.now()` unless given. */
@@ -65,17 +81,31 @@ export function waitingView(ctx: PageContext, input: WaitingInput): WaitingView 
   const sentTo = [...(input.sentTo ?? [])];
   const live = isLive(input.status);
   const to = new Intl.ListFormat(tr.locale, { type: 'conjunction' }).format(sentTo);
-  const text = live
-    ? [sentTo.length ? tr.t('waiting.sentTo', { to }) : tr.t('waiting.sent'), tr.t('waiting.open')]
-    : [];
+  const sentVia = [...(input.sentVia ?? [])];
+  const where = sentVia.length
+    ? sentVia.map((v) => tr.t(`waiting.sentBy.${v.channel}`, { to: v.to }))
+    : [sentTo.length ? tr.t('waiting.sentTo', { to }) : tr.t('waiting.sent')];
+  const text = live ? [...where, tr.t('waiting.open')] : [];
   const resend = input.resend;
   const wait = resend?.resendInSeconds;
+  const choices = (resend?.choices ?? []).map((c) =>
+    c.kind === 'instead' && c.channel !== 'EMAIL'
+      ? { channel: c.channel, label: tr.t(`waiting.instead.${c.channel}`), kind: c.kind }
+      : { label: c.channel === 'EMAIL' ? tr.t('waiting.resend') : tr.t(`waiting.same.${c.channel}`), kind: c.kind },
+  );
+  const same = choices.find((c) => c.kind === 'same');
+  // Over (expired, or the link used or refused): one click sends a new link where it went.
+  const offersNew = resend !== undefined && (input.status === 'expired' || input.status === 'none');
   return {
     ...viewBase(tr, ctx.options?.theme, 200, TITLES[input.status], text),
     page: 'waiting',
     flowStatus: input.status,
     ...(input.match !== undefined && input.status === 'pending' ? { match: input.match } : {}),
     sentTo,
+    sentVia,
+    ...(input.openApp && live
+      ? { openApp: { href: input.openApp.href, label: tr.t('waiting.openApp.WHATSAPP') } }
+      : {}),
     ...(input.expiresAt
       ? {
           expiresAt: input.expiresAt,
@@ -90,12 +120,27 @@ export function waitingView(ctx: PageContext, input: WaitingInput): WaitingView 
             action: resend.action,
             method: 'post' as const,
             hidden: { ...resend.hidden },
-            button: tr.t('waiting.resend'),
+            button: same?.label ?? tr.t('waiting.resend'),
             ...(wait !== undefined && wait > 0 ? { resendInSeconds: Math.ceil(wait) } : {}),
+            ...(choices.length ? { heading: tr.t('waiting.again'), choices } : {}),
           },
         }
       : {}),
     startAgain: { href: input.startAgainUrl, label: tr.t('pages.startAgain') },
+    ...(offersNew
+      ? {
+          sendNew: {
+            action: resend.action,
+            method: 'post' as const,
+            hidden: { ...resend.hidden },
+            button: tr.t('error.sendNew'),
+            text:
+              where.length && sentVia.length
+                ? tr.t('error.sendNewTo', { to: sentVia.map((v) => v.to).join(', ') })
+                : '',
+          },
+        }
+      : {}),
     liveScript: WAITING_SCRIPT,
     polls: input.poll ?? true,
   };
@@ -149,17 +194,34 @@ export function drawWaiting(view: WaitingView): string {
       : view.flowStatus === 'pending' && view.polls
         ? `<noscript>${continueLink}</noscript>`
         : '';
+  const disabled = wait ? ' disabled' : '';
+  const others = (view.resend?.choices ?? []).filter((c) => c.kind === 'instead' && c.channel !== undefined);
   const resend = view.resend
     ? `<form method="post" action="${escapeHtml(view.resend.action)}" id="waiting-resend">${hiddenHtml(view.resend.hidden)}` +
+      (others.length && view.resend.heading ? `<p id="again-title">${escapeHtml(view.resend.heading)}</p>` : '') +
       (wait
         ? `<p id="resend-wait" class="note">${escapeHtml(t('waiting.resendIn', { time: clockText(wait) }))}</p>`
         : '') +
-      `<p><button type="submit" class="secondary" id="resend-button"${wait ? ' disabled' : ''}>${escapeHtml(view.resend.button)}</button></p></form>`
+      others
+        .map(
+          (c) =>
+            `<p><button type="submit" name="channel" value="${escapeHtml(c.channel!)}" id="resend-${c.channel!.toLowerCase()}"${disabled}>${escapeHtml(c.label)}</button></p>`,
+        )
+        .join('') +
+      `<p><button type="submit" class="secondary" id="resend-button"${disabled}>${escapeHtml(view.resend.button)}</button></p></form>`
+    : '';
+  const openApp = view.openApp
+    ? `<p><a class="button" id="open-app" href="${escapeHtml(view.openApp.href)}">${escapeHtml(view.openApp.label)}</a></p>`
+    : '';
+  const sendNew = view.sendNew
+    ? `<form method="post" action="${escapeHtml(view.sendNew.action)}" id="waiting-new">${hiddenHtml(view.sendNew.hidden)}` +
+      (view.sendNew.text ? `<p>${escapeHtml(view.sendNew.text)}</p>` : '') +
+      `<p><button type="submit">${escapeHtml(view.sendNew.button)}</button></p></form>`
     : '';
   const again = live
     ? `<p class="note">${escapeHtml(t('waiting.wrong'))} <a href="${escapeHtml(view.startAgain.href)}">${escapeHtml(view.startAgain.label)}</a></p>`
     : `<p><a class="button" href="${escapeHtml(view.startAgain.href)}">${escapeHtml(view.startAgain.label)}</a></p>`;
-  return `<div id="waiting"${attributes}>${sent}${match}${status}${expiry}${proceed}${resend}${again}</div>`;
+  return `<div id="waiting"${attributes}>${sent}${openApp}${match}${status}${expiry}${proceed}${resend}${sendNew}${again}</div>`;
 }
 
 /** The script the default waiting page runs, when it has something to wait for. */

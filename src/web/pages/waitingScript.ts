@@ -2,10 +2,10 @@
  * The waiting page's live status, the only script any page of the package runs (its CSP allows
  * it by hash, so the text must stay exactly this). It reads the `data-` attributes of `#waiting`:
  * every 2 s it asks `statusUrl` (same-origin credentials, JSON); on `approved` it goes to
- * `continueUrl`, which finishes the login; on `denied` or `expired` it says so in place and
- * leaves "start again"; on `none` (nothing waits here any more, as after a sign-in in another
- * tab) it reloads, so the server says where to go. It counts the expiry and the resend wait down
- * and enables the resend button at zero. Status changes are read out by the `role="status"`
+ * `continueUrl`, which finishes the login; on `denied` it says so in place and leaves "start
+ * again"; on `expired` or `none` (nothing waits here any more, as after a sign-in in another
+ * tab) it reloads, so the server says where to go (or offers a new link). It counts the expiry
+ * and the resend wait down and enables the resend buttons at zero. Status changes are read out by the `role="status"`
  * region; the countdowns are not, since a sentence each second would drown everything else.
  */
 export const WAITING_SCRIPT = `(() => {
@@ -24,12 +24,12 @@ export const WAITING_SCRIPT = `(() => {
     const expiry = $('waiting-expiry');
     if (expiry && d.expiresIn) expiry.textContent = d.expiresText.replace('{time}', time(left(d.expiresIn)));
     const wait = $('resend-wait');
-    const button = $('resend-button');
-    if (wait && button && d.resendIn) {
+    const buttons = document.querySelectorAll('#waiting-resend button');
+    if (wait && buttons.length && d.resendIn) {
       const s = left(d.resendIn);
       wait.textContent = d.resendText.replace('{time}', time(s));
       if (s === 0) {
-        button.disabled = false;
+        for (const button of buttons) button.disabled = false;
         wait.hidden = true;
       }
     }
@@ -59,8 +59,8 @@ export const WAITING_SCRIPT = `(() => {
           say(d.sayApproved);
           return location.assign(d.continueUrl);
         }
-        if (status === 'denied' || status === 'expired') return end(status);
-        if (status === 'none') return location.reload();
+        if (status === 'denied') return end(status);
+        if (status === 'expired' || status === 'none') return location.reload();
       }
     } catch {}
     setTimeout(poll, 2000);

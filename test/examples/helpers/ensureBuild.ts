@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
  *
  * - Fresh when a stamp holds the hash of the build inputs (src/, package.json, tsup and TS
  *   configs) of the last build made here, or when dist/ is newer than every input (built by
- *   `npm install` or `npm run build`). Checking costs a few milliseconds.
+ *   `npm run build` or `npm pack`). Checking costs a few milliseconds.
  * - Otherwise tsup builds into a private folder and the files are moved into dist/ one by one
  *   (a rename each): a failed build leaves dist/ as it was, and a reader never sees dist/
  *   emptied by tsup's `clean`. A lock folder lets one test process build while others wait.
@@ -61,7 +61,7 @@ export async function ensureBuilt(): Promise<void> {
 function isFresh(hash: string): boolean {
   if (!OUTPUTS.every((file) => existsSync(join(DIST, file)))) return false;
   if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash) return true;
-  // Built by someone else (npm install, npm run build) after the last change of any input.
+  // Built by someone else (npm run build, npm pack) after the last change of any input.
   const built = Math.min(...OUTPUTS.map((file) => statSync(join(DIST, file)).mtimeMs));
   if (built < newestInputTime()) return false;
   mkdirSync(CACHE, { recursive: true });

@@ -1,3 +1,5 @@
+import { CALLBACK_FAILURE_STATUS } from '../errors/callbackCodes.js';
+import type { CallbackFailure, CallbackFailureCode } from '../errors/callbackCodes.js';
 import { CLIENT_ERROR_CODES } from '../errors/codes.js';
 import type { RequestErrorCode } from '../errors/codes.js';
 import { isOtplessError, OtplessRequestError } from '../errors/index.js';
@@ -8,42 +10,19 @@ import {
   RATE_LIMIT_ERROR_CODES,
   SERVICE_ERROR_CODES,
 } from '../wire/serviceErrors.js';
-import { warnOnce } from './warn.js';
+import { warnOnce } from '../errors/warnings.js';
 
 /**
- * Every way a callback can refuse a login, with the status and a message a person
- * understands. They reach Passport as `fail({ code, message }, status)`, so
- * `failureMessage`/`failureFlash` and custom callbacks see them. The English is the
- * catalogue's `failure.<CODE>` (src/web/messages/en.ts), written there only.
+ * Every way a callback can refuse a login (src/errors/callbackCodes.ts), with its status and a
+ * message a person understands: the catalogue's English `failure.<CODE>` (src/web/messages/en.ts),
+ * written there only.
  */
-export const CALLBACK_FAILURES = {
-  // The link is incomplete or malformed (cut when copied, say): opening it again may work.
-  INVALID_CODE: { status: 400, message: en['failure.INVALID_CODE'] },
-  // The service refused the code: invalid, expired or already used. A new link is the way on.
-  CODE_REJECTED: { status: 401, message: en['failure.CODE_REJECTED'] },
-  // The frontend token was refused, or its authentication is older than maxAuthAgeMs (or carries
-  // no time): the person signs in again.
-  TOKEN_REJECTED: { status: 401, message: en['failure.TOKEN_REJECTED'] },
-  // The service verified no identity of this login (none marked verified, none we sent to).
-  NO_VERIFIED_IDENTITY: { status: 401, message: en['failure.NO_VERIFIED_IDENTITY'] },
-  // The link does not belong to a send of this browser: opened in another browser, already used
-  // here (the session is new after a login), bound to another of this browser's sends, or not
-  // matched at all. The person asks for a new link in this browser; the operator gets a warning
-  // when the service breaks the binding (OTPLESS_BINDING_FAILED).
-  WRONG_BROWSER: { status: 403, message: en['failure.WRONG_BROWSER'] },
-  CROSS_SITE: { status: 403, message: en['failure.CROSS_SITE'] },
-  FLOW_PENDING: { status: 409, message: en['failure.FLOW_PENDING'] },
-  FLOW_DENIED: { status: 403, message: en['failure.FLOW_DENIED'] },
-  FLOW_EXPIRED: { status: 401, message: en['failure.FLOW_EXPIRED'] },
-  USER_REFUSED: { status: 401, message: en['failure.USER_REFUSED'] },
-} as const;
-
-export type CallbackFailureCode = keyof typeof CALLBACK_FAILURES;
-
-export interface CallbackFailure {
-  code: CallbackFailureCode;
-  message: string;
-}
+export const CALLBACK_FAILURES = Object.fromEntries(
+  (Object.keys(CALLBACK_FAILURE_STATUS) as CallbackFailureCode[]).map((code) => [
+    code,
+    { status: CALLBACK_FAILURE_STATUS[code], message: en[`failure.${code}`] },
+  ]),
+) as { readonly [C in CallbackFailureCode]: { readonly status: number; readonly message: string } };
 
 /**
  * The challenge object and status to hand to Passport's `fail`; the message in the person's

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { rememberAtMost } from '../boundedMemo.js';
-import { checkGuardOptions, createGuard, GUARD_OPTIONS } from '../guards/core.js';
-import type { GuardMiddleware, GuardOptions } from '../guards/core.js';
-import { refuse } from '../guards/refuse.js';
+import { checkGuardOptions, createGuard, GUARD_OPTIONS } from './core.js';
+import type { GuardMiddleware, GuardOptions } from './core.js';
+import { refuse } from './refuse.js';
 import { setupOf } from '../login/compose.js';
 import { intFrom } from '../options/checks.js';
 import type { OptionTable } from '../options/table.js';
-import { isRejectedByService, serviceFailure } from '../strategy/failures.js';
+import { isRejectedByService, serviceFailure } from '../login/failures.js';
 
 /** Options of `requireServiceSession()`. */
 export interface RequireServiceSessionOptions extends GuardOptions {

@@ -16,7 +16,7 @@ export const ENRICHMENTS: readonly Enrichment[] = ['validateToken', 'secureInfo'
 export type CrossDeviceMode = 'handoff' | 'refuse' | 'accept';
 export const CROSS_DEVICE_MODES: readonly CrossDeviceMode[] = ['handoff', 'refuse', 'accept'];
 
-/** Options of `MagicLinkStrategy`. Their checks and defaults: `STRATEGY_OPTIONS` (src/strategy/optionTable.ts). */
+/** Options of `MagicLinkStrategy`. Their checks and defaults: `STRATEGY_OPTIONS` (src/login/optionTable.ts). */
 export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> {
   /** A client to use instead of `clientId`/`clientSecret`/`authUrl`/`userAuthUrl`. */
   client?: OtplessClient;
@@ -87,6 +87,13 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    * service's default (WhatsApp) applies. `send({ channelField })` lets the visitor choose.
    */
   channel?: MagicLinkChannel;
+  /**
+   * After the resend wait, the waiting page (and its JSON) offers a mobile number's link by the
+   * other channel too ("Send by SMS instead" after WhatsApp, and the other way round), a new send
+   * of the same sign-in to the same number within the send limits. False offers only the same
+   * channel again (an account without SMS, say). Default true.
+   */
+  fallbackChannel?: boolean;
   /**
    * Limits on `send()` per client IP and per destination: options (see `SendLimitsOptions`), a
    * `SendLimiter` of your own, or `false` for none. Default per 15 minutes: 5 per destination from

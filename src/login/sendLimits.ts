@@ -2,6 +2,8 @@ import { isOtplessError, OtplessRequestError } from '../errors/index.js';
 import type { SendLimiter, SendLimitedBy } from '../limits/index.js';
 import { waitInWords } from '../limits/wait.js';
 import { statusForServiceError } from './failures.js';
+import { translatorFor } from '../web/messages/index.js';
+import type { MessageKey, Translator } from '../web/messages/index.js';
 import type { HttpRequest } from '../web/request.js';
 
 /** A destination of one send: the value counted, and the form field it came from. */
@@ -10,10 +12,11 @@ export interface LimitedDestination {
   field: string;
 }
 
-const LIMITED: Record<SendLimitedBy, string> = {
-  ip: 'Too many sign-in links were asked for from this network.',
-  email: 'Too many sign-in links were sent to this e-mail address.',
-  mobile: 'Too many sign-in links were sent to this mobile number.',
+/** What a refusal says was refused, in the person's language (src/web/messages/). */
+const LIMITED: Record<SendLimitedBy, MessageKey> = {
+  ip: 'limit.ip',
+  email: 'limit.email',
+  mobile: 'limit.mobile',
 };
 const STORE_DOWN = 'Sign-in links cannot be sent right now. Please try again in a few minutes.';
 
@@ -29,12 +32,14 @@ export type SendRefund = (reason?: unknown) => Promise<void>;
  * Takes this send from the limiter's budgets and returns the refund for a send the service
  * refused; throws the route's error when a budget is spent (429 `RATE_LIMITED`) or the store
  * failed (503 `STORE_UNAVAILABLE`: closed, because an open send route is what the limits
- * exist to prevent, and every send costs money).
+ * exist to prevent, and every send costs money). A refusal says when to try again in the
+ * words of `tr` (the request's language; English without it).
  */
 export async function takeSendBudget(
   limiter: SendLimiter,
   req: HttpRequest,
   destinations: readonly LimitedDestination[],
+  tr: Pick<Translator, 't' | 'locale'> = translatorFor(undefined),
 ): Promise<SendRefund> {
   let decision;
   try {
@@ -51,7 +56,7 @@ export async function takeSendBudget(
   }
   const { by, retryAfterSeconds } = decision;
   const field = by === 'ip' ? undefined : destinations.find((d) => d.value.includes('@') === (by === 'email'))?.field;
-  const message = `${LIMITED[by]} Try again in ${waitInWords(retryAfterSeconds)}.`;
+  const message = `${tr.t(LIMITED[by])} ${tr.t('limit.tryAgain', { time: waitInWords(retryAfterSeconds, tr.locale) })}`;
   throw new OtplessRequestError(429, 'RATE_LIMITED', message, field, undefined, retryAfterSeconds);
 }
 

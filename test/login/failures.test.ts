@@ -11,8 +11,8 @@ import {
   serviceFailure,
   serviceFieldOf,
   statusForServiceError,
-} from '../../src/strategy/failures.js';
-import { warnOnce } from '../../src/strategy/warn.js';
+} from '../../src/login/failures.js';
+import { warnOnce } from '../../src/errors/warnings.js';
 import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import type { CaptureServer } from '../client/helpers/captureServer.js';
@@ -144,7 +144,7 @@ describe('the operator is told once per process, without secrets', () => {
   it('refused credentials emit one PassportOtplessWarning, however many sign-ins fail', async () => {
     // A fresh copy of the module: the tests above have already warned in this process.
     vi.resetModules();
-    const fresh = await import('../../src/strategy/failures.js');
+    const fresh = await import('../../src/login/failures.js');
     const warnings: Error[] = [];
     const listen = (w: Error) => warnings.push(w);
     process.on('warning', listen);

@@ -126,6 +126,11 @@ export const STRATEGY_OPTIONS = {
     defaultDoc: "not sent (the service's WhatsApp)",
     doc: "`'WHATSAPP'` or `'SMS'`: how a link to a mobile number travels",
   },
+  fallbackChannel: {
+    check: isBoolean,
+    default: true,
+    doc: "after the resend wait, the waiting page also offers a mobile number's link by the other channel (SMS after WhatsApp, WhatsApp after SMS), in the same sign-in; `false`: the same channel again only",
+  },
   defaultCountry: {
     check: countryCode,
     defaultDoc: 'none',
