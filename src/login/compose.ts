@@ -12,7 +12,7 @@ import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../store
 import type { FlowStore } from '../stores/types.js';
 import { PREFIX } from './options.js';
 import type { MagicLinkStrategyOptions } from './options.js';
-import { warnIfScannersSignIn } from '../strategy/bindingWarnings.js';
+import { warnIfScannersSignIn } from './scannerWarning.js';
 import { checkStrategyOptions } from './optionTable.js';
 import type { CheckedStrategyOptions } from './optionTable.js';
 

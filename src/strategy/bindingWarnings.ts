@@ -33,21 +33,6 @@ export function warnIfBindingLost(req: HttpRequest, found: { flowDropped: boolea
   }
 }
 
-/**
- * `crossDevice: 'accept'` without `confirm`: a mail scanner that opens the link (a GET) is
- * signed in itself, spending the code, since neither the approval page of `'handoff'` nor the
- * button of `confirm` stands between a GET and a login. Told once, when such a strategy is made.
- */
-export function warnIfScannersSignIn(options: { crossDevice: string; confirm: boolean }): void {
-  if (options.crossDevice !== 'accept' || options.confirm) return;
-  warnOnce(
-    'OTPLESS_SCANNER_SIGNS_IN',
-    "passport-otpless: crossDevice: 'accept' without confirm: true signs in whatever opens a link first, " +
-      "a mail scanner's GET included (the code is spent, the person's click then fails). Add confirm: true, " +
-      "or keep crossDevice: 'handoff' (the default).",
-  );
-}
-
 /** True when the code came in the URL itself, as the service's redirect puts it (not in a body). */
 function codeInQuery(req: HttpRequest): boolean {
   const url = (req as HttpRequest & { originalUrl?: string }).originalUrl ?? req.url ?? '';
