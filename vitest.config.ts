@@ -32,6 +32,7 @@ export const ISOLATED = [
   'test/login/enrich.userInfoCredentials.test.ts',
   'test/errors/warnings.evidence.test.ts',
   'test/errors/warnings.test.ts',
+  'test/login/scannerWarning.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
   // A process that built no strategy (no record key), and its warning once per process.

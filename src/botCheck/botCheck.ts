@@ -42,8 +42,30 @@ export interface BotCheckOptions {
   timeoutMs?: number;
   /** The verifying endpoint, for a local stand-in in tests. Default: the provider's own. */
   verifyUrl?: string;
-  /** reCAPTCHA v3 only: the lowest score that passes (0..1). Default 0.5. */
+  /** reCAPTCHA v3 only: the lowest score that passes (0..1, higher is more likely a person). Default 0.5. */
   minScore?: number;
+  /**
+   * hCaptcha Enterprise only: the highest risk score that passes (0..1; hCaptcha's score is a
+   * risk score, higher is riskier). Default 0.5.
+   */
+  maxRiskScore?: number;
+}
+
+/**
+ * How each provider's `siteverify` answer scores a token, as the provider documents it:
+ * reCAPTCHA v3 sends `score` 0..1, higher more likely a person (v2 sends none); hCaptcha
+ * Enterprise sends `score` 0..1 as a risk score, higher riskier (other plans send none);
+ * Turnstile sends no score at all, so a `score` in its answer is no part of it and ignored.
+ * A score that is sent but is not a number from 0 to 1 fails (closed).
+ */
+type ScoreRule = (score: unknown) => boolean;
+
+const scoreIsUnit = (score: unknown): score is number => typeof score === 'number' && score >= 0 && score <= 1;
+
+function scoreRule(provider: BotCheckProvider, minScore: number, maxRiskScore: number): ScoreRule {
+  if (provider === 'recaptcha') return (score) => score === undefined || (scoreIsUnit(score) && score >= minScore);
+  if (provider === 'hcaptcha') return (score) => score === undefined || (scoreIsUnit(score) && score <= maxRiskScore);
+  return () => true;
 }
 
 const PROVIDERS: Record<
@@ -138,7 +160,18 @@ export const BOT_CHECK_OPTIONS = {
       return minScore;
     },
     default: 0.5,
-    doc: 'reCAPTCHA v3 only: the lowest score that passes (0..1)',
+    doc: 'reCAPTCHA v3 only: the lowest score that passes (0..1; reCAPTCHA scores 1.0 as very likely a person)',
+  },
+  maxRiskScore: {
+    check: (value, owner, name) => {
+      const maxRiskScore = value ?? 0.5;
+      if (typeof maxRiskScore !== 'number' || !(maxRiskScore >= 0 && maxRiskScore <= 1)) {
+        throw optionError(owner, name, 'a number from 0 to 1');
+      }
+      return maxRiskScore;
+    },
+    default: 0.5,
+    doc: "hCaptcha Enterprise only: the highest risk score that passes (0..1; hCaptcha's score is a risk score, higher is riskier)",
   },
 } satisfies OptionTable<BotCheckOptions>;
 
@@ -155,13 +188,14 @@ export function botCheck(given: BotCheckOptions): BotCheck {
   // Own keys only (a polluted Object.prototype is no option); a misspelt one is refused.
   const options = checkOptionsArgument(BOT_CHECK_OPTIONS, OWNER, given, 'an object with provider, secret and siteKey');
   const provider = PROVIDERS[options.provider];
-  const { timeoutMs, minScore } = options;
+  const { timeoutMs } = options;
+  const scorePasses = scoreRule(options.provider, options.minScore, options.maxRiskScore);
   const verifyUrl = options.verifyUrl ?? provider.verifyUrl;
   const { secret, siteKey } = options;
   return {
     field: provider.field,
     verify: (token, remoteIp) =>
-      verifyChallenge({ url: verifyUrl, secret, siteKey, token, remoteIp, timeoutMs, minScore }),
+      verifyChallenge({ url: verifyUrl, secret, siteKey, token, remoteIp, timeoutMs, scorePasses }),
     widget: { scriptUrl: provider.scriptUrl, className: provider.className, siteKey, csp: provider.csp },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The verifying call the three providers share: a form POST of the secret, the token and the
  * client's IP, answered with JSON `{ success, score? }`. Anything but a clear `success: true`
- * (and, with reCAPTCHA v3, a score at least `minScore`) is false; a call that fails or times
- * out throws, and the send is refused as unavailable: closed, never open.
+ * (and a score that passes the provider's own reading of it, `scorePasses`) is false; a call
+ * that fails or times out throws, and the send is refused as unavailable: closed, never open.
  */
 export async function verifyChallenge(call: {
   url: string;
@@ -11,7 +11,7 @@ export async function verifyChallenge(call: {
   token: string;
   remoteIp: string | undefined;
   timeoutMs: number;
-  minScore: number;
+  scorePasses: (score: unknown) => boolean;
 }): Promise<boolean> {
   const form = new URLSearchParams({ secret: call.secret, response: call.token, sitekey: call.siteKey });
   if (call.remoteIp) form.set('remoteip', call.remoteIp);
@@ -40,5 +40,5 @@ export async function verifyChallenge(call: {
   }
   const { success, score } = (body ?? {}) as { success?: unknown; score?: unknown };
   if (success !== true) return false;
-  return score === undefined || (typeof score === 'number' && score >= call.minScore);
+  return call.scorePasses(score);
 }

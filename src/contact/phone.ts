@@ -114,14 +114,18 @@ export function readTypedPhone(input: unknown, defaultCountry?: CountryCode): Ph
  * number or the international one with the `+` left out: `4915123456789` on a German site is
  * `+49 491 5123456789` read nationally and `+49 1512 3456789` read with its code, both valid.
  * When both readings are valid numbers and differ, it is refused (`countryCode`: the person is
- * asked for the `+`) rather than one of them chosen.
+ * asked for the `+`) rather than one of them chosen, whatever the kind of the reading with the
+ * code: one refused here (`+49 1816 3083`, a UAN) still makes the national reading a guess.
  */
 function ownCodeReading(typed: string, country: CountryCode, reading: PhoneReading): PhoneReading {
   if (reading.e164 === undefined) return reading;
   const digits = typed.replace(/[ ()./-]/g, '');
   if (!digits.startsWith(library().getCountryCallingCode(country))) return reading;
   const withCode = read(`+${digits}`);
-  return withCode.e164 !== undefined && withCode.e164 !== reading.e164 ? { problem: 'countryCode' } : reading;
+  // A reading with the code of a kind refused here (toll-free, premium, pager, UAN...) is still
+  // a number the person may have meant: the ambiguity counts, and the `+` is asked for.
+  const differs = withCode.problem === 'kind' || (withCode.e164 !== undefined && withCode.e164 !== reading.e164);
+  return differs ? { problem: 'countryCode' } : reading;
 }
 
 /**

@@ -94,6 +94,13 @@ export const WARNINGS = {
       'frontend-token logins are refused (TOKEN_REJECTED). Run `npx otpless-check` against the real service ' +
       'to learn whether `timestamp` is the sign-in time (see docs/service-facts.md).',
   },
+  OTPLESS_SCANNER_SIGNS_IN: {
+    doc: "a strategy was made with `crossDevice: 'accept'` and no `confirm: true`: a mail scanner's GET of a link signs the scanner in and spends the code; add `confirm: true` or keep `'handoff'`",
+    message: () =>
+      "passport-otpless: crossDevice: 'accept' without confirm: true signs in whatever opens a link first, " +
+      "a mail scanner's GET included (the code is spent, the person's click then fails). Add confirm: true, " +
+      "or keep crossDevice: 'handoff' (the default).",
+  },
 } as const;
 
 /** The emulator's own warnings: it imports none of the library, so its words stay in src/emulator/. */

@@ -9,17 +9,28 @@ import { sha256 } from './keys.js';
  * as it goes: a few slots on every call, the whole table before it would grow, and the table
  * shrinks once a sweep leaves it mostly empty. Nothing runs between calls.
  *
- * The table is bounded: at most `maxCounts` live counts (24 bytes a slot, at most half full, so
- * at most 48 bytes a count and `nextPow2(2 * maxCounts)` slots). At the bound a new key is not
- * taken (`roomWait`): the caller refuses the send rather than forget a count (fail closed).
+ * The table is bounded: at most `maxCounts` live counts (28 bytes a slot, at most half full, so
+ * at most 56 bytes a count and `nextPow2(2 * maxCounts)` slots). At the bound a new key takes
+ * the place of another (`makeRoom`), so a flood never locks new visitors out: the count given
+ * up is an expired one when there is one, else the least of a sample of `SAMPLE` counts after
+ * the cursor (not spent before spent, then the lowest count, then the one ending first). A spent
+ * count (at its limit: it is what keeps a flooder refused) is given up only when the next
+ * `SPENT_RUN` counts are all spent too, and then the one of them ending first.
  */
 
-/** Uint32 fields per slot: hash (hi, lo), count, epoch. A slot is empty when hi and lo are 0. */
-const FIELDS = 4;
+/**
+ * Uint32 fields per slot: hash (hi, lo), count, epoch, limit (0: not known). A slot is empty
+ * when hi and lo are 0.
+ */
+const FIELDS = 5;
 const MIN_SLOTS = 64;
 /** Slots the sweep looks at on each call: over a window, far more than the counts taken. */
 const SWEEP_STEP = 4;
-/** The default bound: 250,000 counts, a table of 2^19 slots, 12 MiB. */
+/** Counts looked at to choose the one given up at the bound. */
+export const SAMPLE = 16;
+/** Counts looked at, at most, for one that is not spent before a spent one is given up. */
+export const SPENT_RUN = 1_024;
+/** The default bound: 250,000 counts, a table of 2^19 slots, 14 MiB. */
 export const DEFAULT_MAX_COUNTS = 250_000;
 
 /** A count as read: `count` 0 and `endsAt` 0 when there is none (or it expired). */
@@ -56,8 +67,7 @@ export class MemoryCounters {
   #ends = new Float64Array(MIN_SLOTS);
   #used = 0;
   #cursor = 0;
-  /** While full: the end of the earliest live count, before which no slot frees. */
-  #fullUntil = 0;
+  #evicted = 0;
 
   /** @param maxCounts the most counts held at once (see the class comment) */
   constructor(readonly maxCounts: number = DEFAULT_MAX_COUNTS) {}
@@ -88,6 +98,11 @@ export class MemoryCounters {
     return this.#isEmpty(i) || this.#ends[i]! <= now ? -1 : i;
   }
 
+  /** Whether the count is at or over the limit it was counted with. */
+  spentAt(slot: number): boolean {
+    return slot >= 0 && this.#spent(slot);
+  }
+
   countAt(slot: number): number {
     return slot < 0 ? 0 : this.#words[slot * FIELDS + 2]!;
   }
@@ -100,39 +115,37 @@ export class MemoryCounters {
     return slot < 0 ? 0 : this.#ends[slot]!;
   }
 
+  /** Counts given up at the bound so far (`makeRoom`), for benchmarks and tests. */
+  get evicted(): number {
+    return this.#evicted;
+  }
+
   /**
-   * 0 when the table can hold a count for each of `keys` it does not hold yet; otherwise the ms
-   * until the earliest live count ends (no slot frees before then). At the bound the whole table
-   * is swept once; until that time the answer comes without another sweep.
+   * Makes room for a count of each of `keys` the table does not hold yet: at the bound, gives up
+   * other counts (see the class comment), never one of `keys`.
    */
-  roomWait(keys: readonly CountKey[], now: number): number {
+  makeRoom(keys: readonly CountKey[], now: number): void {
     let fresh = 0;
     for (const key of keys) if (this.#isEmpty(this.#find(key))) fresh += 1;
-    if (this.#used + fresh <= this.maxCounts) return 0;
-    if (now < this.#fullUntil) return this.#fullUntil - now;
-    this.#sweep(this.#ends.length * 2, now);
-    if (this.#used + fresh <= this.maxCounts) return 0;
-    let earliest = Infinity;
-    for (let i = 0; i < this.#ends.length; i++) {
-      if (!this.#isEmpty(i) && this.#ends[i]! < earliest) earliest = this.#ends[i]!;
+    while (this.#used + fresh > this.maxCounts) {
+      if (!this.#evictOne(keys, now)) return;
     }
-    this.#fullUntil = Number.isFinite(earliest) ? earliest : now + 1;
-    return Math.max(1, this.#fullUntil - now);
   }
 
   /**
    * Adds one to the live count of `key` (when its epoch is `epoch`), or starts a new window of
    * `windowMs` at one with `epoch`: a count of another epoch is over.
    */
-  add(key: CountKey, epoch: number, windowMs: number, now: number): void {
+  add(key: CountKey, epoch: number, windowMs: number, now: number, limit = 0): void {
     this.#sweep(SWEEP_STEP, now);
     const i = this.#slotFor(key, now);
     const w = i * FIELDS;
     if (!this.#isEmpty(i) && this.#ends[i]! > now && this.#words[w + 3] === epoch) {
       this.#words[w + 2] = this.#words[w + 2]! + 1;
+      this.#words[w + 4] = limit;
       return;
     }
-    this.#write(i, key, 1, epoch, now + windowMs);
+    this.#write(i, key, 1, epoch, now + windowMs, limit);
   }
 
   /** Takes one from the live count of `key`, not below zero; nothing when there is none. */
@@ -146,9 +159,55 @@ export class MemoryCounters {
   /** Sets `key` to a count of zero with `epoch`, in a new window of `windowMs` from now. */
   restart(key: CountKey, epoch: number, windowMs: number, now: number): void {
     this.#sweep(SWEEP_STEP, now);
-    // A destination not counted, at the bound: nothing to restart, and no room to do it in.
-    if (this.roomWait([key], now) > 0) return;
-    this.#write(this.#slotFor(key, now), key, 0, epoch, now + windowMs);
+    this.makeRoom([key], now);
+    this.#write(this.#slotFor(key, now), key, 0, epoch, now + windowMs, 0);
+  }
+
+  /** Spent: at or over the limit it was counted with (a count of an unknown limit never is). */
+  #spent(i: number): boolean {
+    const limit = this.#words[i * FIELDS + 4]!;
+    return limit > 0 && this.#words[i * FIELDS + 2]! >= limit;
+  }
+
+  /**
+   * Gives up one count, never one of `keep`: the first expired one met from the cursor, else
+   * the least of the first `SAMPLE` counts (not spent first, then the lowest count, then the
+   * one ending first); when all of those are spent, the first not spent of up to `SPENT_RUN`,
+   * else the spent one of them ending first. The cursor moves past the counts looked at, so the
+   * next choice looks at others.
+   */
+  #evictOne(keep: readonly CountKey[], now: number): boolean {
+    const slots = this.#ends.length;
+    const words = this.#words;
+    let best = -1;
+    let seen = 0;
+    let i = this.#cursor;
+    for (let steps = 0; steps < slots && seen < SPENT_RUN; steps++, i = (i + 1) & (slots - 1)) {
+      if (this.#isEmpty(i)) continue;
+      if (keep.some((k) => k.hi === words[i * FIELDS] && k.lo === words[i * FIELDS + 1])) continue;
+      if (this.#ends[i]! <= now) {
+        best = i;
+        break;
+      }
+      seen += 1;
+      if (best < 0 || this.#less(i, best)) best = i;
+      if (seen >= SAMPLE && !this.#spent(best)) break;
+    }
+    if (best < 0) return false;
+    this.#cursor = i;
+    this.#remove(best);
+    this.#evicted += 1;
+    return true;
+  }
+
+  /** Whether the count at `a` is given up before the one at `b`. */
+  #less(a: number, b: number): boolean {
+    const spentA = this.#spent(a);
+    if (spentA !== this.#spent(b)) return !spentA;
+    const countA = this.#words[a * FIELDS + 2]!;
+    const countB = this.#words[b * FIELDS + 2]!;
+    if (countA !== countB) return countA < countB;
+    return this.#ends[a]! < this.#ends[b]!;
   }
 
   #isEmpty(i: number): boolean {
@@ -177,13 +236,14 @@ export class MemoryCounters {
     return this.#find(key);
   }
 
-  #write(i: number, key: CountKey, count: number, epoch: number, endsAt: number): void {
+  #write(i: number, key: CountKey, count: number, epoch: number, endsAt: number, limit: number): void {
     const w = i * FIELDS;
     if (this.#isEmpty(i)) this.#used += 1;
     this.#words[w] = key.hi;
     this.#words[w + 1] = key.lo;
     this.#words[w + 2] = count;
     this.#words[w + 3] = epoch;
+    this.#words[w + 4] = limit;
     this.#ends[i] = endsAt;
   }
 

@@ -23,7 +23,7 @@ export interface SharedLimitStore {
  * @example
  * if (!decision.allowed && decision.by === 'ip') console.warn('one address asks for many links');
  */
-export type SendLimitedBy = 'ip' | 'email' | 'mobile' | 'capacity';
+export type SendLimitedBy = 'ip' | 'email' | 'mobile';
 
 /**
  * The answer of `SendLimiter#take`: go ahead (and refund if nothing was sent), or wait.
@@ -133,8 +133,7 @@ export class SendLimiter {
       throw storeError(err);
     }
     if (taken.allowed) return taken;
-    const by =
-      taken.at === 'ip' || taken.at === 'full' ? (taken.at === 'ip' ? 'ip' : 'capacity') : (kinds[taken.at] ?? 'email');
+    const by = taken.at === 'ip' ? 'ip' : (kinds[taken.at] ?? 'email');
     return { allowed: false, by, retryAfterSeconds: Math.max(1, Math.ceil(taken.retryAfterMs / 1000)) };
   }
 

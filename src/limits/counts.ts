@@ -10,12 +10,12 @@ export interface SendCounts {
 }
 
 /**
- * A store's answer: every count taken (with the refund), or the one that is spent (`'full'`:
- * a memory store at its bound, which takes no new key). The refund gives back the destinations'
- * counts only: the client's count is of attempts, and a send the service refused was one.
+ * A store's answer: every count taken (with the refund), or the one that is spent. The refund
+ * gives back the destinations' counts only: the client's count is of attempts, and a send the
+ * service refused was one. A send refused at a destination counts against its client too.
  */
 export type CountsTaken =
-  { allowed: true; refund(): Promise<void> } | { allowed: false; at: 'ip' | 'full' | number; retryAfterMs: number };
+  { allowed: true; refund(): Promise<void> } | { allowed: false; at: 'ip' | number; retryAfterMs: number };
 
 /**
  * A store of send counts: fixed windows (from the first send), all or nothing per send.

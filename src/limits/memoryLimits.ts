@@ -34,7 +34,8 @@ export class MemoryLimitCounts implements LimitCounts {
   private takeNow(send: SendCounts): CountsTaken {
     const now = this.now();
     const { counters } = this;
-    // Every count is read before any is written: a refused send counts nowhere.
+    // Every count is read before any is written: a refused send counts against its client
+    // alone (it was an attempt), never against a destination.
     const ipAt = send.ip && countKey(send.ip.key, this.digestKey);
     if (send.ip && ipAt) {
       const slot = counters.live(ipAt, now);
@@ -42,30 +43,36 @@ export class MemoryLimitCounts implements LimitCounts {
         return { allowed: false, at: 'ip', retryAfterMs: counters.endsAt(slot) - now };
       }
     }
-    const destinations: Array<{ at: CountKey; pair: CountKey; epoch: number; windowMs: number }> = [];
+    const destinations: Array<{
+      at: CountKey;
+      pair: CountKey;
+      epoch: number;
+      total: number;
+      limit: number;
+      windowMs: number;
+    }> = [];
     for (let index = 0; index < send.destinations.length; index++) {
       const d = send.destinations[index]!;
       const at = countKey(d.key, this.digestKey);
       const total = counters.live(at, now);
       if (counters.countAt(total) >= d.total) {
-        return { allowed: false, at: index, retryAfterMs: counters.endsAt(total) - now };
+        return this.refused(send, ipAt, index, counters.endsAt(total) - now, now);
       }
       const epoch = counters.epochAt(total);
       const pair = countKey(d.pair, this.digestKey);
       const own = counters.live(pair, now);
       if (counters.epochAt(own) === epoch && counters.countAt(own) >= d.limit) {
-        return { allowed: false, at: index, retryAfterMs: counters.endsAt(own) - now };
+        return this.refused(send, ipAt, index, counters.endsAt(own) - now, now);
       }
-      destinations.push({ at, pair, epoch, windowMs: d.windowMs });
+      destinations.push({ at, pair, epoch, total: d.total, limit: d.limit, windowMs: d.windowMs });
     }
-    // At its bound the table takes no new key: the send is refused, never counted nowhere.
+    // At its bound the table gives up other counts for these (never a lock-out of new visitors).
     const keys = destinations.flatMap((d) => [d.at, d.pair]);
-    const wait = counters.roomWait(ipAt ? [ipAt, ...keys] : keys, now);
-    if (wait > 0) return { allowed: false, at: 'full', retryAfterMs: wait };
-    if (send.ip && ipAt) counters.add(ipAt, 0, send.ip.windowMs, now);
+    counters.makeRoom(ipAt ? [ipAt, ...keys] : keys, now);
+    if (send.ip && ipAt) counters.add(ipAt, 0, send.ip.windowMs, now, send.ip.limit);
     for (const d of destinations) {
-      counters.add(d.at, d.epoch, d.windowMs, now);
-      counters.add(d.pair, d.epoch, d.windowMs, now);
+      counters.add(d.at, d.epoch, d.windowMs, now, d.total);
+      counters.add(d.pair, d.epoch, d.windowMs, now, d.limit);
     }
     let refunded = false;
     const refund = () => {
@@ -80,5 +87,20 @@ export class MemoryLimitCounts implements LimitCounts {
       return Promise.resolve();
     };
     return { allowed: true, refund };
+  }
+
+  /** A send refused at destination `at`: counted against its client, as every attempt is. */
+  private refused(
+    send: SendCounts,
+    ipAt: CountKey | undefined | '',
+    at: number,
+    retryAfterMs: number,
+    now: number,
+  ): CountsTaken {
+    if (send.ip && ipAt) {
+      this.counters.makeRoom([ipAt], now);
+      this.counters.add(ipAt, 0, send.ip.windowMs, now, send.ip.limit);
+    }
+    return { allowed: false, at, retryAfterMs };
   }
 }

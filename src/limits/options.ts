@@ -57,9 +57,10 @@ export interface SendLimitsOptions {
    */
   secret?: string;
   /**
-   * The most counts the memory store holds at once, 1,000 to 10,000,000 (at most 48 bytes
-   * each). Default 250,000 (12 MiB). At the bound a send that needs a new count is refused (429
-   * `RATE_LIMITED`) until the earliest count ends. Not used with Redis.
+   * The most counts the memory store holds at once, 1,000 to 10,000,000 (at most 56 bytes
+   * each). Default 250,000 (14 MiB). At the bound a new count takes the place of the least
+   * telling one (expired, else the lowest count not spent of a sample), so a flood never locks
+   * new visitors out. Not used with Redis.
    */
   maxCounts?: number;
 }

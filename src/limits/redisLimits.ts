@@ -14,7 +14,8 @@ const STORE_DEADLINE_MS = 2_000;
 
 // Counts are strings: the client's an integer (INCR); a destination's and a pair's
 // "<count>:<epoch>". Windows are the keys' TTLs, set when a window starts (KEEPTTL: Redis 6+).
-// All of a send's counts are read first and written only when none is spent: all or nothing.
+// All of a send's counts are read first and written only when none is spent: all or nothing,
+// but for the client's count: a send refused at a destination was an attempt, and counts there.
 const TAKE = `
 local first = 1
 if ARGV[1] == '1' then
@@ -22,6 +23,12 @@ if ARGV[1] == '1' then
     return {1, redis.call('PTTL', KEYS[1])}
   end
   first = 2
+end
+-- A count given back to zero keeps its window: only a new key starts one.
+local function countClient()
+  if first == 2 and redis.call('INCR', KEYS[1]) == 1 and redis.call('PTTL', KEYS[1]) < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  end
 end
 local total, limit = tonumber(ARGV[4]), tonumber(ARGV[5])
 local seen = {}
@@ -32,20 +39,23 @@ for i = first, #KEYS, 2 do
     local n, e = string.match(d, '^(%d+):(.*)$')
     dn, de = tonumber(n) or 0, e or '0'
   end
-  if dn >= total then return {i, redis.call('PTTL', KEYS[i])} end
+  if dn >= total then
+    countClient()
+    return {i, redis.call('PTTL', KEYS[i])}
+  end
   local pn = -1
   local p = redis.call('GET', KEYS[i + 1])
   if p then
     local n, e = string.match(p, '^(%d+):(.*)$')
     if e == de then pn = tonumber(n) or 0 end
   end
-  if pn >= limit then return {i + 1, redis.call('PTTL', KEYS[i + 1])} end
+  if pn >= limit then
+    countClient()
+    return {i + 1, redis.call('PTTL', KEYS[i + 1])}
+  end
   seen[i] = {d ~= false, dn, de, pn}
 end
--- A count given back to zero keeps its window: only a new key starts one.
-if first == 2 and redis.call('INCR', KEYS[1]) == 1 and redis.call('PTTL', KEYS[1]) < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-end
+countClient()
 for i = first, #KEYS, 2 do
   local s = seen[i]
   if s[1] then
@@ -138,8 +148,8 @@ export class RedisLimitCounts implements LimitCounts {
     const all: Group = { keys, hasIp: ip !== undefined, firstDestination: 0 };
     const groups = this.#cluster ? splitBySlot(all) : [all];
     const taken: Group[] = [];
-    // `withIp`: a send refused here takes nothing; the caller's refund (the service refused the
-    // send) leaves the client's count, which counts attempts.
+    // `withIp`: a store failure takes nothing; a refused send, and the caller's refund (the
+    // service refused the send), leave the client's count, which counts attempts.
     const undo = async (withIp: boolean) => {
       const groups = taken.splice(0);
       // Best effort: a refund that fails leaves the send counted, which errs on the safe side.
@@ -166,7 +176,8 @@ export class RedisLimitCounts implements LimitCounts {
         throw new Error('unexpected answer from the limits script');
       }
       if (at > 0) {
-        await refund();
+        // A send refused at a destination stays counted against its client (an attempt).
+        await undo(false);
         const index = at - 1 - (group.hasIp ? 1 : 0);
         const windowMs = index < 0 ? (ip?.windowMs ?? 0) : (first?.windowMs ?? 0);
         return {

@@ -12,6 +12,7 @@ import { REDIS_CLIENT_EXPECTED, RedisFlowStore, redisCommandsOf } from '../store
 import type { FlowStore } from '../stores/types.js';
 import { PREFIX } from './options.js';
 import type { MagicLinkStrategyOptions } from './options.js';
+import { warnIfScannersSignIn } from './scannerWarning.js';
 import { checkStrategyOptions } from './optionTable.js';
 import type { CheckedStrategyOptions } from './optionTable.js';
 
@@ -65,6 +66,7 @@ export function setupOf(owner: string, strategy: unknown): LoginSetup {
  */
 export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
   const checked = checkStrategyOptions(input);
+  warnIfScannersSignIn(checked);
   // The parts are built from own keys only, as the checks read them (see `optionsObject`).
   const options = optionsObject<MagicLinkStrategyOptions>(PREFIX, input, 'an object');
   const given = storeOf(options);

@@ -17,7 +17,6 @@ const LIMITED: Record<SendLimitedBy, MessageKey> = {
   ip: 'limit.ip',
   email: 'limit.email',
   mobile: 'limit.mobile',
-  capacity: 'limit.capacity',
 };
 const STORE_DOWN = 'Sign-in links cannot be sent right now. Please try again in a few minutes.';
 

@@ -306,3 +306,25 @@ describe('dialled from Hong Kong, where 00 and 008 are both prefixes', () => {
     expect(readTypedPhone('0012', 'HK')).toEqual({ problem: 'invalid' });
   });
 });
+
+describe('two readings, the one with the country code of a kind refused here', () => {
+  // Found in libphonenumber-js/max's metadata: digits typed without `+` that start with the
+  // site's own calling code, valid read nationally, and valid read with the code as a number
+  // of a refused kind. Either could be meant: the `+` is asked for, never the national sent.
+  it.each([
+    ['DE', '4918163083', '+4918163083', 'UAN'],
+    ['DE', '49169655', '+49169655', 'PAGER'],
+    ['BR', '5540079991', '+5540079991', 'SHARED_COST'],
+    ['BR', '55900166671', '+55900166671', 'PREMIUM_RATE'],
+    ['NL', '318007363', '+318007363', 'TOLL_FREE'],
+    ['VN', '841992905', '+841992905', 'UAN'],
+    ['XK', '38380021607', '+38380021607', 'TOLL_FREE'],
+  ] as const)('%s %s: refused asking for the +, not sent to the national reading', (country, typed, withCode, kind) => {
+    const parsed = parsePhoneNumberFromString(withCode);
+    expect(parsed?.isValid()).toBe(true);
+    expect(parsed?.getType()).toBe(kind);
+    expect(readTypedPhone(typed, country)).toEqual({ problem: 'countryCode' });
+    // Typed with its `+`, the number is read as it is, and refused for its kind.
+    expect(readTypedPhone(withCode, country)).toEqual({ problem: 'kind' });
+  });
+});

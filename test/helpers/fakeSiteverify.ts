@@ -12,7 +12,8 @@ export interface SiteverifyCall {
 /**
  * A local stand-in for a challenge provider's `siteverify` endpoint (Turnstile, hCaptcha and
  * reCAPTCHA share its shape): `{ success: true }` for the token 'person', `{ success: false }`
- * otherwise, HTTP 500 for 'provider-error', and, for 'score-0.3', reCAPTCHA v3's score.
+ * otherwise, HTTP 500 for 'provider-error', and, for 'score-X' (X a number), `{ success: true,
+ * score: X }` as reCAPTCHA v3 and hCaptcha Enterprise answer (each reads it its own way).
  */
 export async function startFakeSiteverify(): Promise<{
   url: string;
@@ -33,7 +34,8 @@ export async function startFakeSiteverify(): Promise<{
         return res.end('oops');
       }
       res.setHeader('content-type', 'application/json');
-      if (token === 'score-0.3') return res.end(JSON.stringify({ success: true, score: 0.3 }));
+      const scored = /^score-(.+)$/.exec(token ?? '');
+      if (scored) return res.end(JSON.stringify({ success: true, score: Number(scored[1]) }));
       res.end(JSON.stringify({ success: token === 'person' }));
     });
   });

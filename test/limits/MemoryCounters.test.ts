@@ -82,3 +82,42 @@ describe('MemoryCounters', () => {
     expect(counters.capacity).toBeLessThan(burst / 8);
   });
 });
+
+describe('MemoryCounters at its bound', () => {
+  it('gives up an expired count first, then the lowest count not spent, never a spent one while others are there', () => {
+    const counters = new MemoryCounters(4);
+    const spent = key(100);
+    // A spent count (5 of a limit of 5), two counts of 1 and one of 3 (limits of 5).
+    for (let n = 0; n < 5; n++) counters.add(spent, 0, MINUTE, 0, 5);
+    counters.add(key(101), 0, MINUTE, 0, 5);
+    counters.add(key(102), 0, 2 * MINUTE, 0, 5);
+    for (let n = 0; n < 3; n++) counters.add(key(103), 0, 3 * MINUTE, 0, 5);
+    expect(counters.size).toBe(4);
+    // Two new keys: the two counts of 1 go (the one ending first, then the other).
+    counters.makeRoom([key(104), key(105)], 1_000);
+    counters.add(key(104), 0, MINUTE, 1_000, 5);
+    counters.add(key(105), 0, MINUTE, 1_000, 5);
+    expect(counters.size).toBe(4);
+    expect(counters.evicted).toBe(2);
+    expect(counters.read(key(101), 1_000).count).toBe(0);
+    expect(counters.read(key(102), 1_000).count).toBe(0);
+    expect(counters.read(key(103), 1_000).count).toBe(3);
+    expect(counters.read(spent, 1_000).count).toBe(5);
+    // Every other count spent: the spent one ending first goes, and never a key being made room for.
+    for (let n = 0; n < 4; n++) {
+      if (n < 2) counters.add(key(103), 0, MINUTE, 1_000, 5);
+      counters.add(key(104), 0, MINUTE, 1_000, 5);
+      counters.add(key(105), 0, MINUTE, 1_000, 5);
+    }
+    counters.makeRoom([key(106)], 2_000);
+    expect(counters.read(spent, 2_000).count).toBe(0);
+    expect(counters.read(key(105), 2_000).count).toBe(5);
+    // An expired count is given up before any live one.
+    counters.add(key(106), 0, 1, 2_000, 5);
+    counters.makeRoom([key(107)], 3_000);
+    expect(counters.read(key(103), 3_000).count).toBe(5);
+    expect(counters.read(key(104), 3_000).count).toBe(5);
+    expect(counters.read(key(105), 3_000).count).toBe(5);
+    expect(counters.size).toBe(3);
+  });
+});

@@ -52,26 +52,38 @@ describe('SendLimiter windows (memory)', () => {
     });
   });
 
-  it('counts a refused send in nothing; a refund gives the destination back once, never the IP', async () => {
+  it('counts a refused send against its IP alone, never a destination; a refund gives the destination back once, never the IP', async () => {
     const { limiter } = limiterAt({
       perDestination: { limit: 1, windowSeconds: 60 },
-      perIp: { limit: 3, windowSeconds: 60 },
+      perIp: { limit: 4, windowSeconds: 60 },
     });
     const first = await limiter.take('198.51.100.3', ['a@example.com']);
     expect(first.allowed).toBe(true);
-    // All or nothing: b is free, a is spent, so neither (nor the IP) counts this send.
+    // b is free, a is spent: b is not counted, the IP is (the attempt was made).
     expect(refused(await limiter.take('198.51.100.3', ['b@example.com', 'a@example.com']))?.by).toBe('email');
     expect((await limiter.take('198.51.100.3', ['b@example.com'])).allowed).toBe(true);
-    expect(refused(await limiter.take('198.51.100.3', ['a@example.com']))?.by).toBe('email');
     // The service refused the first send: a gets it back (a second refund gives nothing more) ...
     if (first.allowed) {
       await first.refund();
       await first.refund();
     }
     expect((await limiter.take('198.51.100.3', ['a@example.com'])).allowed).toBe(true);
-    expect(refused(await limiter.take('198.51.100.3', ['a@example.com']))?.by).toBe('ip');
-    // ... but the IP's count is of attempts: the refused one still counts, so its 3 are spent.
+    // ... but the IP's count is of attempts: the refused ones still count, so its 4 are spent.
     expect(refused(await limiter.take('198.51.100.3', ['c@example.com']))?.by).toBe('ip');
+  });
+
+  it('a flood of refused sends from one IP spends that IP, and no one else', async () => {
+    const { limiter } = limiterAt({
+      perDestination: { limit: 1, windowSeconds: 60 },
+      perIp: { limit: 5, windowSeconds: 60 },
+    });
+    expect((await limiter.take('198.51.100.4', ['capped@example.com'])).allowed).toBe(true);
+    // Four more tries at the spent destination: each refused, each counted against this IP.
+    for (let i = 0; i < 4; i++) {
+      expect(refused(await limiter.take('198.51.100.4', ['capped@example.com']))?.by).toBe('email');
+    }
+    expect(refused(await limiter.take('198.51.100.4', ['fresh@example.com']))?.by).toBe('ip');
+    expect((await limiter.take('198.51.100.5', ['fresh@example.com'])).allowed).toBe(true);
   });
 
   it('a service that refuses every send cannot lift the per-IP budget: each try counts', async () => {

@@ -75,6 +75,20 @@ describe('botCheck: the send', () => {
     expect(res.status).toBe(403);
   });
 
+  it("reads hCaptcha's score as its provider documents it, a risk score: a risky client is refused, a careful person sent", async () => {
+    const h = await shared.harness({ strategy: { botCheck: check({ provider: 'hcaptcha' }) } });
+    const send = (token: string) =>
+      h
+        .browser()
+        .post('/auth/magic-link')
+        .set('accept', 'application/json')
+        .send({ email: 'hscore@example.com', 'h-captcha-response': token });
+    const risky = await send('score-0.9');
+    expect(risky.status).toBe(403);
+    expect(risky.body).toMatchObject({ error: { code: 'BOT_CHECK_FAILED' } });
+    expect((await send('score-0.1')).status).toBe(200);
+  });
+
   it('refuses bad options, naming each', () => {
     expect(() => botCheck({ provider: 'captcha' as never, secret: 's', siteKey: 'k' })).toThrow(/provider/);
     expect(() => botCheck({ provider: 'hcaptcha', secret: '', siteKey: 'k' })).toThrow(/secret/);
@@ -82,5 +96,45 @@ describe('botCheck: the send', () => {
     expect(() => botCheck({ provider: 'hcaptcha', secret: 's', siteKey: 'k', timeoutMs: 10 })).toThrow(/timeoutMs/);
     expect(() => botCheck({ provider: 'hcaptcha', secret: 's', sitekey: 'k' } as never)).toThrow(TypeError);
     expect(() => botCheck({ provider: 'hcaptcha', secret: 's', sitekey: 'k' } as never)).toThrow(/sitekey/);
+    expect(() => botCheck({ provider: 'hcaptcha', secret: 's', siteKey: 'k', maxRiskScore: 2 })).toThrow(
+      /maxRiskScore/,
+    );
+  });
+});
+
+describe("botCheck: each provider's siteverify answer read as the provider documents it", () => {
+  const verify = (extra: Partial<Parameters<typeof botCheck>[0]>, token: string) =>
+    check(extra).verify(token, '203.0.113.5');
+
+  it('reCAPTCHA v3: score 0..1, higher is more likely a person; at least minScore passes; no score (v2) passes', async () => {
+    const recaptcha = { provider: 'recaptcha' } as const;
+    expect(await verify(recaptcha, 'score-0.9')).toBe(true);
+    expect(await verify(recaptcha, 'score-0.5')).toBe(true);
+    expect(await verify(recaptcha, 'score-0.3')).toBe(false);
+    expect(await verify({ ...recaptcha, minScore: 0.2 }, 'score-0.3')).toBe(true);
+    expect(await verify(recaptcha, 'person')).toBe(true);
+    expect(await verify(recaptcha, 'score-1.5')).toBe(false);
+    expect(await verify(recaptcha, 'score-NaN')).toBe(false);
+  });
+
+  it('hCaptcha: score 0..1 is a risk score (Enterprise), higher is riskier; at most maxRiskScore passes; no score passes', async () => {
+    const hcaptcha = { provider: 'hcaptcha' } as const;
+    expect(await verify(hcaptcha, 'score-0.1')).toBe(true);
+    expect(await verify(hcaptcha, 'score-0.5')).toBe(true);
+    expect(await verify(hcaptcha, 'score-0.9')).toBe(false);
+    expect(await verify({ ...hcaptcha, maxRiskScore: 0.2 }, 'score-0.3')).toBe(false);
+    expect(await verify({ ...hcaptcha, maxRiskScore: 0.95 }, 'score-0.9')).toBe(true);
+    // minScore is reCAPTCHA's: it changes nothing here.
+    expect(await verify({ ...hcaptcha, minScore: 0.99 }, 'score-0.1')).toBe(true);
+    expect(await verify(hcaptcha, 'person')).toBe(true);
+    expect(await verify(hcaptcha, 'score-NaN')).toBe(false);
+  });
+
+  it('Turnstile: no score at all; success alone decides, whatever else the answer holds', async () => {
+    const turnstile = { provider: 'turnstile' } as const;
+    expect(await verify(turnstile, 'person')).toBe(true);
+    expect(await verify(turnstile, 'score-0.1')).toBe(true);
+    expect(await verify(turnstile, 'score-0.9')).toBe(true);
+    expect(await verify(turnstile, 'robot')).toBe(false);
   });
 });
