@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { removeSessionValue, sessionOf, setSessionValue } from '../session/session.js';
+import { removeSessionValue, sessionOf, sessionValue, setSessionValue } from '../session/session.js';
 import type { FlowStore } from '../stores/types.js';
 import type { HttpRequest } from '../web/request.js';
 import { passkeyRefusal } from './refusals.js';
@@ -40,7 +40,7 @@ export async function keepChallenge(
  */
 export async function takeChallenge(store: FlowStore, req: HttpRequest, kind: CeremonyKind): Promise<string> {
   const session = sessionOf(req);
-  const id = session?.[SESSION_KEY[kind]];
+  const id = sessionValue(session, SESSION_KEY[kind]);
   if (session) removeSessionValue(session, SESSION_KEY[kind]);
   if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(id)) throw passkeyRefusal('PASSKEY_CHALLENGE_EXPIRED', req);
   const text = await store.take(challengeKey(id));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readLoginRecord } from '../session/loginRecord.js';
-import { removeSessionValue, sessionOf, setSessionValue } from '../session/session.js';
+import { removeSessionValue, sessionOf, sessionValue, setSessionValue } from '../session/session.js';
 import type { FlowStore } from '../stores/types.js';
 import type { HttpRequest } from '../web/request.js';
 import type { PasskeyCredential } from './credentials.js';
@@ -42,7 +42,7 @@ export async function grantRegistration(store: FlowStore, req: HttpRequest, wind
  */
 export async function readGrant(store: FlowStore, req: HttpRequest, take = false): Promise<RegistrationGrant> {
   const session = sessionOf(req);
-  const id = session?.[SESSION_KEY];
+  const id = sessionValue(session, SESSION_KEY);
   const record = readLoginRecord(req);
   if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(id) || !record)
     throw passkeyRefusal('PASSKEY_NOT_ALLOWED', req);
@@ -57,7 +57,7 @@ export async function readGrant(store: FlowStore, req: HttpRequest, take = false
 /** Drops this session's grant ("Not now"). */
 export async function dropGrant(store: FlowStore, req: HttpRequest): Promise<void> {
   const session = sessionOf(req);
-  const id = session?.[SESSION_KEY];
+  const id = sessionValue(session, SESSION_KEY);
   if (!session || typeof id !== 'string') return;
   removeSessionValue(session, SESSION_KEY);
   await store.take(grantKey(id));
@@ -65,7 +65,7 @@ export async function dropGrant(store: FlowStore, req: HttpRequest): Promise<voi
 
 /** True while this session holds a grant id (the offer page checks the store too). */
 export function hasGrant(req: HttpRequest): boolean {
-  return typeof sessionOf(req)?.[SESSION_KEY] === 'string';
+  return typeof sessionValue(sessionOf(req), SESSION_KEY) === 'string';
 }
 
 function grantKey(id: string): string {
