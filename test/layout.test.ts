@@ -130,7 +130,6 @@ const TESTED_THROUGH: Record<string, string> = {
   'session/sessionCompat.ts': 'test/session/sealedSignals.test.ts',
   'stores/marks.ts': 'test/stores/memory.test.ts',
   // The strategy's steps, through whole logins.
-  'strategy/attempt.ts': 'test/strategy/MagicLinkStrategy.login.test.ts',
   'strategy/bindingWarnings.ts': 'test/strategy/MagicLinkStrategy.login.test.ts',
   'strategy/finishLogin.ts': 'test/strategy/MagicLinkStrategy.login.test.ts',
   'strategy/passportBase.ts': 'test/strategy/MagicLinkStrategy.login.test.ts',
