@@ -113,7 +113,6 @@ const TESTED_THROUGH: Record<string, string> = {
   'passkey/': 'test/passkey/routes.test.ts',
   'risk/signals.ts': 'test/risk/assessRisk.test.ts',
   // The routes the mount serves, over real HTTP.
-  'routes/loginRoutes.ts': 'test/routes/mount.test.ts',
   'routes/pageRoutes.ts': 'test/routes/mount.test.ts',
   'routes/paths.ts': 'test/routes/mount.test.ts',
   'routes/status.ts': 'test/routes/mount.test.ts',
