@@ -98,7 +98,6 @@ const TESTED_THROUGH: Record<string, string> = {
   'limits/memoryLimits.ts': 'test/limits/SendLimiter.test.ts',
   'limits/options.ts': 'test/limits/redisLimits.counts.test.ts',
   'limits/wait.ts': 'test/limits/keys.test.ts',
-  'login/compose.ts': 'test/routes/mount.test.ts',
   'login/optionTable.ts': 'test/login/options.test.ts',
   'login/stateWarning.ts': 'test/flow/handoff.sharedState.test.ts',
   // The Nest integration in real Nest apps.
