@@ -17,14 +17,16 @@ const verify = async (profile: { id: string }) => ({ id: profile.id });
 const SECRET = 'a-store-secret-of-the-app-0123456789abcdef';
 
 /** Options of a strategy on the shared emulator, with `extra` over them. */
-function options(extra: Partial<MagicLinkStrategyOptions> = {}): MagicLinkStrategyOptions {
+function options(
+  extra: Partial<MagicLinkStrategyOptions> = {},
+): MagicLinkStrategyOptions & { passReqToCallback?: false } {
   return {
     ...CLIENT,
     authUrl: emulator().authUrl,
     userAuthUrl: emulator().userAuthUrl,
     callbackUrl: 'http://127.0.0.1:3000/auth/callback',
     ...extra,
-  } as MagicLinkStrategyOptions;
+  } as MagicLinkStrategyOptions & { passReqToCallback?: false };
 }
 
 function make(extra: Partial<MagicLinkStrategyOptions | Record<string, unknown>>): MagicLinkStrategy {
