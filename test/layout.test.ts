@@ -90,7 +90,6 @@ const TESTED_THROUGH: Record<string, string> = {
   'guards/passkeyLogins.ts': 'test/passkey/routes.test.ts',
   'guards/refuse.ts': 'test/guards/requireLowRisk.test.ts',
   'guards/requireIdentity.ts': 'test/guards/requireLowRisk.test.ts',
-  'guards/requireServiceSession.ts': 'test/strategy/sessionToken.test.ts',
   'guards/riskRefetch.ts': 'test/guards/requireLowRisk.test.ts',
   // The send limits' counting, windows and options, through SendLimiter.
   // Loading on first use, through the rules that load phone metadata, UTS #46 and the confusables.
