@@ -83,7 +83,7 @@ describe('what the callback was given', () => {
     const res = await h.browser().get('/check?code=').set('accept-language', 'es');
     expect(res.status).toBe(400);
     expect(res.body.info.code).toBe('INVALID_CODE');
-    expect(res.body.info.message).not.toMatch(/incomplete or not valid/);
+    expect(res.body.info.message).toMatch(/^Este enlace de inicio de sesión está incompleto o no es válido\./);
   });
 });
 
