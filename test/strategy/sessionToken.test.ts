@@ -1,13 +1,12 @@
-import type { RequestHandler } from 'express';
 import { describe, expect, it } from 'vitest';
-import { requireServiceSession } from '../../src/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { CLIENT, clickLink, lastLinkTo, startHarness } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 
 // The spec's third exchange: a login by the service's session token (get-session-details),
 // POSTed from a page of this site. The session token is the one a completed login's frontend
-// holds; the emulator's outbox shows it to tests.
+// holds; the emulator's outbox shows it to tests. The guard on that session,
+// requireServiceSession(), is tested in test/guards/requireServiceSession.test.ts.
 
 const shared = useSharedEmulator();
 
@@ -85,67 +84,5 @@ describe('login by session token', () => {
       await h.close();
       await emulator.close();
     }
-  });
-});
-
-describe('requireServiceSession(): the service session behind a login', () => {
-  it('lets a session-token login through while the service session lives, asks again after recheckAfterMs, and refuses once it ended', async () => {
-    // The emulator's clock moves only when told: its session ends when the test says so.
-    const emulator = await startEmulator({ clients: [CLIENT], quiet: true, clock: 'manual' });
-    // The guards are made once the strategy exists (the harness builds both).
-    let cached: RequestHandler | undefined;
-    let fresh: RequestHandler | undefined;
-    const h = await startHarness({
-      emulator,
-      session: 'express',
-      strategy: { maxAuthAgeMs: 3_600_000 },
-      routes: (app) => {
-        app.get(
-          '/cached',
-          (req, res, next) => (cached ??= requireServiceSession(h.strategy) as RequestHandler)(req, res, next),
-          (_req, res) => void res.json({ ok: true }),
-        );
-        app.get(
-          '/fresh',
-          (req, res, next) =>
-            (fresh ??= requireServiceSession(h.strategy, { recheckAfterMs: 0 }) as RequestHandler)(req, res, next),
-          (_req, res) => void res.json({ ok: true }),
-        );
-      },
-    });
-    try {
-      const sessionToken = await completedSession(h, 'session-guard@example.com');
-      const browser = h.browser();
-      await browser.post('/auth/callback').set('accept', 'application/json').send({ sessionToken }).expect(302);
-      expect((await browser.get('/cached').set('accept', 'application/json')).status).toBe(200);
-      expect((await browser.get('/fresh').set('accept', 'application/json')).status).toBe(200);
-
-      emulator.advanceTime(30 * 86_400_000);
-      // Asked at most once per recheckAfterMs: the cached answer still stands.
-      expect((await browser.get('/cached').set('accept', 'application/json')).status).toBe(200);
-      const ended = await browser.get('/fresh').set('accept', 'application/json');
-      expect(ended.status).toBe(401);
-      expect(ended.body).toEqual({ error: { code: 'SESSION_ENDED' } });
-    } finally {
-      await h.close();
-      await emulator.close();
-    }
-  });
-
-  it('passes a login by link, which has no service session to ask about', async () => {
-    let guard: RequestHandler | undefined;
-    const h = await shared.harness({
-      session: 'express',
-      routes: (app) =>
-        app.get(
-          '/guarded',
-          (req, res, next) => (guard ??= requireServiceSession(h.strategy) as RequestHandler)(req, res, next),
-          (_req, res) => void res.json({ ok: true }),
-        ),
-    });
-    const browser = h.browser();
-    await browser.post('/auth/magic-link').set('accept', 'application/json').send({ email: 'link@example.com' });
-    await browser.get(await clickLink(lastLinkTo(h.emulator, 'link@example.com'))).expect(302);
-    expect((await browser.get('/guarded').set('accept', 'application/json')).status).toBe(200);
   });
 });
