@@ -32,6 +32,8 @@ export const ISOLATED = [
   'test/login/enrich.userInfoCredentials.test.ts',
   'test/errors/warnings.evidence.test.ts',
   'test/errors/warnings.test.ts',
+  'test/strategy/attempt.test.ts',
+  'test/routes/loginRoutes.test.ts',
   'test/login/scannerWarning.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
