@@ -394,7 +394,7 @@ function scanner({ linkTwice: t }: Findings): Recommendation[] {
       topic: 'scanner',
       text:
         `scanner: ${t.answer} → links to a mailbox behind a link scanner fail for the person (the package ` +
-        'cannot help: the hop is the service\'s); prefer the mobile channel for such users, and report this to OTPless.',
+        "cannot help: the hop is the service's); prefer the mobile channel for such users, and report this to OTPless.",
     },
   ];
 }

@@ -32,7 +32,8 @@ function range(values: unknown[]): ScoreRange | undefined {
   };
 }
 
-const inUnit = (r: ScoreRange | undefined) => r === undefined || (r.seen > 0 && !r.notNumbers && r.min! >= 0 && r.max! <= 1);
+const inUnit = (r: ScoreRange | undefined) =>
+  r === undefined || (r.seen > 0 && !r.notNumbers && r.min! >= 0 && r.max! <= 1);
 const describe = (name: string, r: ScoreRange | undefined) =>
   r === undefined
     ? `${name} absent`
@@ -56,7 +57,9 @@ export function riskValues(signals: ReadonlyArray<SecureInfo | undefined>): Risk
   const bots = present.map((s) => own(own(s, 'bot'), 'result')).filter((v) => v !== undefined);
   const botResults = [...new Set(bots.map(shown))];
   const confidenceScore = range(present.map((s) => own(own(s, 'confidence'), 'score')).filter((v) => v !== undefined));
-  const anomalyScore = range(present.map((s) => own(own(s, 'tampering'), 'anomalyScore')).filter((v) => v !== undefined));
+  const anomalyScore = range(
+    present.map((s) => own(own(s, 'tampering'), 'anomalyScore')).filter((v) => v !== undefined),
+  );
   const knownBots = bots.every((v) => typeof v === 'string' && KNOWN_BOT.has(v));
   const outcome = knownBots && inUnit(confidenceScore) && inUnit(anomalyScore) ? 'expected' : 'unexpected';
   const answer =

@@ -28,7 +28,10 @@ export const validateToken = tokenEndpoint(tokenValidationResult, (answer, ctx) 
   if (ctx.quirks.timestampAtAnswer) out = { ...out, timestamp: new Date(ctx.clock.now()).toISOString() };
   if (ctx.quirks.verifiedAtAtAnswer) {
     const at = new Date(ctx.clock.now()).toISOString();
-    out = { ...out, identities: out.identities.map((i) => (i.verifiedAt === undefined ? i : { ...i, verifiedAt: at })) };
+    out = {
+      ...out,
+      identities: out.identities.map((i) => (i.verifiedAt === undefined ? i : { ...i, verifiedAt: at })),
+    };
   }
   if (ctx.quirks.omitVerifiedAt) out = { ...out, identities: out.identities.map(({ verifiedAt: _at, ...i }) => i) };
   return out;
