@@ -260,6 +260,9 @@ describe('the link opened twice (a mail scanner first)', () => {
     const person = clicksThrough();
     const report = await runCheck(optionsFor(emulator), { landing: person.landing, pause });
     expect(person.locations).toHaveLength(1);
+    expect(parseCheckArgs(['--email', 'a@example.com', '--open-twice'], envCredentials)).toMatchObject({
+      options: { openTwice: true },
+    });
     expect(report.linkTwice).toEqual({
       outcome: 'skipped',
       answer: 'not tried: it asks you to open the link twice (--open-twice)',
