@@ -30,6 +30,11 @@ Options:
                           phone can reach); you then paste the URL the browser landed on
   --timeout DURATION      how long to wait for the click: 300, 90s, 10m (default 5m)
   --probe-plus            also try mobile_number=+... (sends a second real message)
+  --open-twice            open the link twice: the first opening plays a mail scanner's GET,
+                          the second is yours (does the link survive a scanner?)
+  OTPLESS_SESSION_TOKEN   (environment) a session token of one of your logins, from the
+                          service's frontend SDK: read twice to see whether reading moves
+                          lastActiveAt (never printed)
   --json                  print the report as JSON
   --help                  show this help
 
@@ -98,6 +103,7 @@ export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
         landing: { type: 'string' },
         timeout: { type: 'string' },
         'probe-plus': { type: 'boolean' },
+        'open-twice': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -126,6 +132,8 @@ export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     ...(values.landing !== undefined ? { landingPage: values.landing } : {}),
     ...(values.timeout !== undefined ? { clickTimeoutMs: parseDuration(values.timeout) } : {}),
     ...(values['probe-plus'] ? { probePlus: true } : {}),
+    ...(values['open-twice'] ? { openTwice: true } : {}),
+    ...(env.OTPLESS_SESSION_TOKEN ? { sessionToken: env.OTPLESS_SESSION_TOKEN } : {}),
   };
   return { options, json: values.json ?? false, secretFromFlag: values['client-secret'] !== undefined };
 }

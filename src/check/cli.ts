@@ -27,6 +27,7 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
     if (arg.startsWith('--client-secret=')) given.push(arg.slice('--client-secret='.length));
   });
   if (env.OTPLESS_CLIENT_SECRET) given.push(env.OTPLESS_CLIENT_SECRET);
+  if (env.OTPLESS_SESSION_TOKEN) given.push(env.OTPLESS_SESSION_TOKEN);
   return given.filter((secret) => secret.length >= 4).flatMap(secretForms);
 }
 
@@ -39,6 +40,11 @@ function scrubber(secrets: readonly string[]): (text: string) => string {
 function prompt(link: SentLink): string {
   const wait = `Waiting up to ${describeWait(link.timeoutMs)}.`;
   const where = link.sentTo.join(' and the ');
+  if (link.again) {
+    return `Open the SAME link again (the first opening played a mail scanner's GET). ${
+      link.listening ? 'On this computer the check goes on by itself; from a phone, paste' : 'Paste'
+    } the whole URL it landed on. ${wait}`;
+  }
   if (!link.listening) {
     return `Open the link sent to the ${where}, then paste here the whole URL the browser landed on. ${wait}`;
   }

@@ -5,21 +5,26 @@
  */
 
 import type { OtplessClient } from '../client/index.js';
+import type { SecureInfo } from '../wire/types.js';
 import { attempt, briefly } from './answers.js';
 import type { EnrichCall, EnrichmentFinding, Observations } from './types.js';
 
 const CALLS = ['validateToken', 'secureInfo', 'userInfo'] as const;
 
-/** The three calls at once (as the strategy makes them), each read as accepted or not. */
+/**
+ * The three calls at once (as the strategy makes them), each read as accepted or not. The risk
+ * signals of the two answers that carry them go to `collect` (the risk-values finding).
+ */
 export async function checkEnrichment(
   client: OtplessClient,
   token: string,
   observed: Observations,
+  collect: (signals: SecureInfo | undefined) => void = () => {},
 ): Promise<EnrichmentFinding> {
-  // Only whether each call worked matters here, not what it answered.
+  // Whether each call worked, and the risk signals as they came: nothing else it answered.
   const run: Record<(typeof CALLS)[number], () => Promise<unknown>> = {
-    validateToken: () => client.validateToken(token),
-    secureInfo: () => client.getSecureInfo(token),
+    validateToken: async () => collect((await client.validateToken(token)).secureInfo),
+    secureInfo: async () => collect((await client.getSecureInfo(token)).secure_info),
     userInfo: () => client.getUserInfo(token),
   };
   const results = await Promise.all(CALLS.map((name) => attempt(name, observed, run[name])));

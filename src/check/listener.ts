@@ -1,7 +1,7 @@
 /**
  * The check's local callback: a one-shot HTTP server on 127.0.0.1 that the magic link redirects
- * to when it is opened on this machine. It takes the first landing and answers a page that
- * shows nothing of it (the URL holds a one-time code).
+ * to when it is opened on this machine. It takes the first two landings (the second for
+ * `openTwice`) and answers a page that shows nothing of them (the URL holds a one-time code).
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -19,6 +19,8 @@ export interface CallbackListener {
   readonly callbackUrl: string;
   /** Resolves with the first landing. */
   readonly landed: Promise<Landing>;
+  /** Resolves with the second landing (the link opened again, `openTwice`). */
+  readonly second: Promise<Landing>;
   /** Stops listening and drops open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -62,15 +64,16 @@ function hasServiceParams(search: URLSearchParams, flowParam: string): boolean {
 export async function startListener(port: number, flowParam: string): Promise<CallbackListener> {
   let resolveLanded!: (landing: Landing) => void;
   const landed = new Promise<Landing>((resolve) => (resolveLanded = resolve));
-  let taken = false;
+  let resolveSecond!: (landing: Landing) => void;
+  const second = new Promise<Landing>((resolve) => (resolveSecond = resolve));
+  let taken = 0;
   let base = '';
 
   const take = (url: string, res: ServerResponse): void => {
-    res.writeHead(200, PAGE_HEADERS).end(taken ? DONE_PAGE.replace('received', 'already received') : DONE_PAGE);
-    if (!taken) {
-      taken = true;
-      resolveLanded({ url });
-    }
+    res.writeHead(200, PAGE_HEADERS).end(taken >= 2 ? DONE_PAGE.replace('received', 'already received') : DONE_PAGE);
+    taken += 1;
+    if (taken === 1) resolveLanded({ url });
+    if (taken === 2) resolveSecond({ url });
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -102,6 +105,7 @@ export async function startListener(port: number, flowParam: string): Promise<Ca
   return {
     callbackUrl: `${base}${CALLBACK_PATH}`,
     landed,
+    second,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -37,6 +37,17 @@ export interface CheckOptions {
   requestTimeoutMs?: number;
   /** Also try `mobile_number=+...` on authorize: sends a second real message. Needs `mobile`. */
   probePlus?: boolean;
+  /**
+   * Ask for the link to be opened twice: the first opening plays a mail scanner's GET (its code
+   * is never verified), the second is the person's, and its code is the one checked. Settles
+   * whether the service's link hop survives a scanner.
+   */
+  openTwice?: boolean;
+  /**
+   * A session token of one of your own logins (from the service's frontend SDK), never printed:
+   * read twice through get-session-details to see whether reading moves `lastActiveAt`.
+   */
+  sessionToken?: string;
 }
 
 /** Options with defaults filled in. */
@@ -54,6 +65,8 @@ export interface ResolvedCheckOptions {
   clickTimeoutMs: number;
   requestTimeoutMs: number;
   probePlus: boolean;
+  openTwice: boolean;
+  sessionToken: string | undefined;
 }
 
 /** A bad option: the message names it, never repeats a value that could be the secret. */
@@ -111,7 +124,18 @@ export function resolveCheckOptions(options: CheckOptions): ResolvedCheckOptions
     clickTimeoutMs,
     requestTimeoutMs: positiveMs(options.requestTimeoutMs, 'the request timeout', DEFAULT_REQUEST_TIMEOUT_MS, 600_000),
     probePlus: options.probePlus ?? false,
+    openTwice: options.openTwice ?? false,
+    sessionToken: sessionTokenOf(options.sessionToken),
   };
+}
+
+/** The session token as given: a non-empty string of printable characters, or nothing. */
+function sessionTokenOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
+    throw new CheckOptionsError('the session token must be printable characters without spaces');
+  }
+  return value;
 }
 
 /**

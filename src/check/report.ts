@@ -18,6 +18,10 @@ export const FINDING_TITLES: Readonly<Record<FindingKey, string>> = {
   replay: 'used code refused',
   enrichment: "enrichment takes verify's token",
   tokenTimestamp: 'validate-token timestamp stays put',
+  verifiedAt: 'identities verifiedAt stays put',
+  lastActiveAt: 'session startedAt stays put (lastActiveAt read)',
+  riskValues: 'risk values in known spellings and 0..1',
+  linkTwice: "link survives a scanner's GET",
   plusSign: '+ in mobile_number',
 };
 

@@ -10,17 +10,20 @@ import { OtplessClient } from '../client/index.js';
 import { FLOW_PARAM } from '../flow/handoff.js';
 import { EXPIRY_DEFAULT_SECONDS, EXPIRY_MAX_SECONDS } from '../wire/endpoints.js';
 import { SERVICE_ERROR_CODES } from '../wire/serviceErrors.js';
-import type { SendMagicLinkResponse } from '../wire/types.js';
+import type { SecureInfo, SendMagicLinkResponse } from '../wire/types.js';
 import { briefly, noObservations } from './answers.js';
 import { checkCredentials } from './credentials.js';
 import { checkEnrichment } from './enrich.js';
 import { checkTokenTimestamp } from './tokenTimestamp.js';
-import { cleanLandingUrl, landingFindings, readLanding } from './landing.js';
+import { cleanLandingUrl, landingFindings, type LandingReading, readLanding } from './landing.js';
+import { linkTwice } from './linkTwice.js';
 import { startListener } from './listener.js';
 import { type CheckOptions, resolveCheckOptions, type ResolvedCheckOptions } from './options.js';
 import { probePlus } from './plus.js';
 import { recommend } from './recommend.js';
+import { riskValues } from './riskValues.js';
 import { sendLink } from './send.js';
+import { checkLastActive } from './sessionActivity.js';
 import {
   FINDING_KEYS,
   type CallbackParamFinding,
@@ -46,9 +49,14 @@ export interface CheckIO {
    * clicks the link. Required with `landingPage` (no listener then).
    */
   landing?: LandingSource;
-  /** How the check waits between the two validations of one token. Default: a timer (a test moves a clock). */
+  /**
+   * How the check waits between the two validations of one token (and the two reads of a
+   * session). Default: a timer (a test moves a clock).
+   */
   pause?: (ms: number) => Promise<void>;
 }
+
+const timerPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The report as it is filled in; a step that did not run leaves its finding out. */
 interface Progress {
@@ -104,6 +112,10 @@ async function walk(run: Progress): Promise<void> {
       found.credentials.accepted === false ? 'the credentials were refused' : 'the credentials could not be checked';
     return;
   }
+  if (o.sessionToken !== undefined) {
+    say('Reading your session twice, apart in time, to see whether reading moves lastActiveAt...');
+    found.lastActiveAt = await checkLastActive(client, o.sessionToken, observed, run.io.pause ?? timerPause);
+  }
   const listener = o.landingPage === undefined ? await startListener(o.port, FLOW_PARAM) : undefined;
   try {
     const base = listener?.callbackUrl ?? o.landingPage!.href;
@@ -126,6 +138,11 @@ async function walk(run: Progress): Promise<void> {
         answer: `the link was not opened within ${describeWait(o.clickTimeoutMs)}`,
       };
       run.stopped = 'no landing URL';
+    } else if (o.openTwice) {
+      say('Now open the SAME link again: the first opening played a mail scanner, this one is yours.');
+      const again = listener ? { ...listener, landed: listener.second } : undefined;
+      const second = await waitForLanding(again, run.io.landing, { ...link, again: true });
+      await fromLanding(run, landing, sent.sent, second ?? null);
     } else {
       await fromLanding(run, landing, sent.sent);
     }
@@ -148,16 +165,32 @@ async function walk(run: Progress): Promise<void> {
   }
 }
 
-/** What the landing URL says, then verify, enrichment and replay with its code. */
-async function fromLanding(run: Progress, landingText: string, sent: SendMagicLinkResponse): Promise<void> {
+/** A landing URL as read, or `undefined` when what was given is not a URL. */
+function readGiven(text: string): LandingReading | undefined {
+  const url = cleanLandingUrl(text);
+  return url ? readLanding(url, FLOW_PARAM, PROBE_FLOW) : undefined;
+}
+
+/**
+ * What the landing URL says, then verify, enrichment and replay with its code. With the link
+ * opened twice (`secondText`: `null` when the second opening never landed), the first landing
+ * played a mail scanner: the second one's code is verified when it has one.
+ */
+async function fromLanding(
+  run: Progress,
+  landingText: string,
+  sent: SendMagicLinkResponse,
+  secondText?: string | null,
+): Promise<void> {
   const { client, say, found, observed } = run;
-  const url = cleanLandingUrl(landingText);
-  if (!url) {
+  const first = readGiven(landingText);
+  if (!first) {
     found.callbackParam = { outcome: 'failed', answer: 'what was given as the landing URL is not a URL' };
     run.stopped = 'no landing URL';
     return;
   }
-  const reading = readLanding(url, FLOW_PARAM, PROBE_FLOW);
+  const second = typeof secondText === 'string' ? readGiven(secondText) : undefined;
+  const reading = second?.code !== undefined ? second : first;
   Object.assign(found, landingFindings(reading, FLOW_PARAM));
   say(`  landed: the code's parameter is ${found.callbackParam?.answer}; query ${found.queryKept?.answer}`);
   if (reading.code === undefined) {
@@ -167,6 +200,9 @@ async function fromLanding(run: Progress, landingText: string, sent: SendMagicLi
   say('Verifying the code...');
   const verified = await verifyLinkCode(client, reading.code, observed);
   found.codeAccepted = verified.codeAccepted;
+  if (secondText !== undefined) {
+    found.linkTwice = linkTwice(first, second, reading === second ? verified.codeAccepted : undefined);
+  }
   if (!verified.verification) {
     run.stopped = 'verify-code did not accept the code';
     return;
@@ -175,11 +211,18 @@ async function fromLanding(run: Progress, landingText: string, sent: SendMagicLi
   found.requestIds = compareRequestIds(sent, verified.verification);
   say('Trying its token on validate-token, secure-info and userInfo...');
   const token = verified.verification.userDetails.token;
-  found.enrichment = await checkEnrichment(client, token, observed);
+  const signals: Array<SecureInfo | undefined> = [];
+  found.enrichment = await checkEnrichment(client, token, observed, (s) => signals.push(s));
   if (found.enrichment.validateToken?.accepted) {
-    say('Validating the token twice, apart in time, to see what its timestamp stamps...');
-    const pause = run.io.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-    found.tokenTimestamp = await checkTokenTimestamp(client, token, observed, pause);
+    say('Validating the token twice, apart in time, to see what its timestamp and verifiedAt stamp...');
+    const twice = await checkTokenTimestamp(client, token, observed, run.io.pause ?? timerPause);
+    found.tokenTimestamp = twice.tokenTimestamp;
+    found.verifiedAt = twice.verifiedAt;
+    signals.push(...twice.answers.map((answer) => answer.secureInfo));
+  }
+  if (found.enrichment.validateToken?.accepted || found.enrichment.secureInfo?.accepted) {
+    found.riskValues = riskValues(signals);
+    say(`  risk signals: ${found.riskValues.answer}`);
   }
   say('Verifying the same code again...');
   found.replay = await checkReplay(client, reading.code, observed);
@@ -200,6 +243,13 @@ function report(run: Progress, startedAt: string): CheckReport {
   const why = (key: FindingKey): string => {
     if (key === 'channel' && o.mobile === undefined) return 'not tried: no --mobile given';
     if (key === 'plusSign' && !o.probePlus) return 'not tried: it sends a second message (--probe-plus)';
+    if (key === 'linkTwice' && !o.openTwice) return 'not tried: it asks you to open the link twice (--open-twice)';
+    if (key === 'lastActiveAt' && o.sessionToken === undefined) {
+      return 'not tried: no session token given (OTPLESS_SESSION_TOKEN)';
+    }
+    if (key === 'riskValues' && found.enrichment?.outcome !== undefined && found.enrichment.outcome !== 'skipped') {
+      return 'not run: validate-token and secure-info refused the token';
+    }
     return `not run: ${run.stopped ?? 'an earlier step stopped'}`;
   };
   const findings = Object.fromEntries(

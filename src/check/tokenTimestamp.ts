@@ -9,13 +9,22 @@ import type { OtplessClient } from '../client/index.js';
 import type { TokenValidationResult } from '../wire/types.js';
 import { readIsoTime } from '../wire/time.js';
 import { attempt, briefly } from './answers.js';
-import type { Observations, TokenTimestampFinding } from './types.js';
+import type { Observations, TokenTimestampFinding, VerifiedAtFinding } from './types.js';
+import { compareVerifiedAt } from './verifiedAt.js';
 
 /** Long enough for a stamp with whole seconds to move. */
 export const TIMESTAMP_PROBE_GAP_MS = 2_500;
 
+/** What two validations of one token settle: `timestamp` and `verifiedAt`, and the answers read. */
+export interface TwoValidations {
+  tokenTimestamp: TokenTimestampFinding;
+  verifiedAt: VerifiedAtFinding;
+  /** The answers that came back (their risk signals are reported too). */
+  answers: TokenValidationResult[];
+}
+
 /**
- * Validates `token` twice, `pause` apart, and compares the two stamps.
+ * Validates `token` twice, `pause` apart, and compares the two `timestamp`s and `verifiedAt`s.
  *
  * @example await checkTokenTimestamp(client, token, observed, (ms) => new Promise((r) => setTimeout(r, ms)))
  */
@@ -24,15 +33,22 @@ export async function checkTokenTimestamp(
   token: string,
   observed: Observations,
   pause: (ms: number) => Promise<void>,
-): Promise<TokenTimestampFinding> {
+): Promise<TwoValidations> {
+  const failed = (answer: string, answers: TokenValidationResult[]): TwoValidations => ({
+    tokenTimestamp: { outcome: 'failed', answer },
+    verifiedAt: { outcome: 'failed', answer },
+    answers,
+  });
   const first = await attempt('validateToken', observed, () => client.validateToken(token));
-  if (!first.ok) return { outcome: 'failed', answer: `validate-token refused the token (${briefly(first.answer)})` };
+  if (!first.ok) return failed(`validate-token refused the token (${briefly(first.answer)})`, []);
   await pause(TIMESTAMP_PROBE_GAP_MS);
   const second = await attempt('validateToken', observed, () => client.validateToken(token));
-  if (!second.ok) {
-    return { outcome: 'failed', answer: `the second validate-token failed (${briefly(second.answer)})` };
-  }
-  return compareStamps(first.value, second.value);
+  if (!second.ok) return failed(`the second validate-token failed (${briefly(second.answer)})`, [first.value]);
+  return {
+    tokenTimestamp: compareStamps(first.value, second.value),
+    verifiedAt: compareVerifiedAt(first.value, second.value),
+    answers: [first.value, second.value],
+  };
 }
 
 /** The finding from two answers for one token. */

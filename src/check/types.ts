@@ -128,6 +128,53 @@ export interface TokenTimestampFinding extends FindingBase {
   verifiedAt?: boolean;
 }
 
+export interface VerifiedAtFinding extends FindingBase {
+  /** What the identities' `verifiedAt` stamps: the sign-in (stays put), each answer (moves), or nothing readable. */
+  meaning?: 'signIn' | 'answer' | 'absent';
+  /** How far it moved between the two validations, when it moved. */
+  movedMs?: number;
+}
+
+export interface LastActiveFinding extends FindingBase {
+  /** What get-session-details' `lastActiveAt` counts: moved by the read itself, or left by it. */
+  meaning?: 'read' | 'activity' | 'absent';
+  /** How far it moved between the two reads, when it moved. */
+  movedMs?: number;
+  /** Whether `startedAt` (what the session-token age rests on) stayed put across the reads. */
+  startedAtSteady?: boolean;
+}
+
+/** The lowest and highest value seen of one score, over every answer that carried it. */
+export interface ScoreRange {
+  /** Absent when no value was a number. */
+  min?: number;
+  max?: number;
+  /** How many answers carried a number. */
+  seen: number;
+  /** Values that were not numbers (shown as JSON, at most 40 characters each). */
+  notNumbers?: string[];
+}
+
+export interface RiskValuesFinding extends FindingBase {
+  /** How many answers carried risk signals (validate-token's `secureInfo`, secure-info's `secure_info`). */
+  answers?: number;
+  /** Every distinct raw `bot.result` seen, as JSON (a string in quotes; at most 40 characters each). */
+  botResults?: string[];
+  confidenceScore?: ScoreRange;
+  anomalyScore?: ScoreRange;
+}
+
+export interface LinkTwiceFinding extends FindingBase {
+  /** The second opening of the link landed with a code. */
+  secondLanded?: boolean;
+  /** The second landing carried the same code as the first, another one, or none. */
+  secondCode?: 'same' | 'other' | 'none';
+  /** verify-code took the second landing's code (the person's, after a scanner's GET). */
+  secondAccepted?: boolean;
+  /** What verify-code answered to the second code, when it refused it. */
+  error?: ServiceAnswer;
+}
+
 export interface PlusSignFinding extends FindingBase {
   /** `true` when authorize took `mobile_number=+...` and sent a link. */
   accepted?: boolean;
@@ -145,7 +192,18 @@ export interface Observations {
 
 /** One line of advice: which setting of the strategy works for this account. */
 export interface Recommendation {
-  topic: 'credentials' | 'binding' | 'enrich' | 'channel' | 'callback' | 'replay' | 'shape' | 'errors';
+  topic:
+    | 'credentials'
+    | 'binding'
+    | 'enrich'
+    | 'channel'
+    | 'callback'
+    | 'replay'
+    | 'shape'
+    | 'errors'
+    | 'session'
+    | 'risk'
+    | 'scanner';
   text: string;
 }
 
@@ -167,6 +225,10 @@ export interface CheckReport {
   replay: ReplayFinding;
   enrichment: EnrichmentFinding;
   tokenTimestamp: TokenTimestampFinding;
+  verifiedAt: VerifiedAtFinding;
+  lastActiveAt: LastActiveFinding;
+  riskValues: RiskValuesFinding;
+  linkTwice: LinkTwiceFinding;
   plusSign: PlusSignFinding;
   observed: Observations;
   recommendations: Recommendation[];
@@ -186,6 +248,10 @@ export const FINDING_KEYS = [
   'replay',
   'enrichment',
   'tokenTimestamp',
+  'verifiedAt',
+  'lastActiveAt',
+  'riskValues',
+  'linkTwice',
   'plusSign',
 ] as const satisfies ReadonlyArray<keyof CheckReport>;
 

@@ -15,6 +15,8 @@ export interface SentLink {
   listening: boolean;
   /** How long the check waits, in ms. */
   timeoutMs: number;
+  /** This is the second opening of the same link (`openTwice`): the first played a mail scanner. */
+  again?: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ export const QUIRK_NAMES = [
   'statusNotSuccess',
   'timestampAtAnswer',
   'omitVerifiedAt',
+  'verifiedAtAtAnswer',
 ] as const satisfies ReadonlyArray<keyof EmulatorQuirks>;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -102,6 +102,11 @@ export interface EmulatorQuirks {
   timestampAtAnswer?: boolean;
   /** validate-token's identities carry no `verifiedAt` (the spec shows no requiredness). */
   omitVerifiedAt?: boolean;
+  /**
+   * validate-token's identities' `verifiedAt` stamps the time of each answer (emulator clock),
+   * not the sign-in: it moves between two validations of one token (unknown 8).
+   */
+  verifiedAtAtAnswer?: boolean;
 }
 
 /** What the next login completed by verify-code looks like; see {@link Emulator.nextLogin}. */

@@ -122,6 +122,9 @@ function readBody(req: HttpRequest, t: Say): Record<string, unknown> {
     .toLowerCase();
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (req.body === undefined && hasBody) {
+    // Reached only when send() runs for a method other than POST or PUT (mounted with app.use,
+    // app.all or app.patch): readBodyIfNeeded (body.ts) reads a form or JSON body on those two
+    // alone, and the mount and the Fastify plugin route the send as POST only.
     if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
       throw OtplessSetupError.missingBodyParser();
     }

@@ -15,10 +15,14 @@ describe('the local callback listener', () => {
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
       expect(await response.text()).not.toContain('secret-code-123');
       expect((await listener.landed).url).toBe(`${listener.callbackUrl}?flow=probe&code=secret-code-123`);
-      // A second landing is answered, not taken.
+      // A second landing is taken apart (the link opened twice), a third only answered.
       const again = await fetch(`${listener.callbackUrl}?code=other`);
-      expect(await again.text()).toContain('already received');
+      expect(await again.text()).not.toContain('already received');
+      expect((await listener.second).url).toBe(`${listener.callbackUrl}?code=other`);
+      const third = await fetch(`${listener.callbackUrl}?code=third`);
+      expect(await third.text()).toContain('already received');
       expect((await listener.landed).url).toContain('secret-code-123');
+      expect((await listener.second).url).toContain('code=other');
     } finally {
       await listener.close();
     }

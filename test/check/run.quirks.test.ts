@@ -53,6 +53,7 @@ describe('each quirk shows up in the report as its effect', () => {
         'statusNotSuccess',
         'timestampAtAnswer',
         'omitVerifiedAt',
+        'verifiedAtAtAnswer',
       ].sort(),
     );
   });
@@ -61,15 +62,30 @@ describe('each quirk shows up in the report as its effect', () => {
     const report = await checkWith(['timestampAtAnswer']);
     expect(differing(report)).toEqual(['tokenTimestamp']);
     expect(report.tokenTimestamp).toMatchObject({ meaning: 'answer', verifiedAt: true });
+    // verifiedAt, in the same two answers, stayed put: it dates the sign-in.
+    expect(report.verifiedAt).toMatchObject({ outcome: 'expected', meaning: 'signIn' });
     // Real time runs on too: at least the pause the check made on the emulator's clock.
     expect(report.tokenTimestamp.movedMs).toBeGreaterThanOrEqual(2_500);
     expect(report.tokenTimestamp.answer).toContain('it dates each answer');
     expect(texts(report).some((t) => t.startsWith('replay: validate-token gives no verifiedAt'))).toBe(false);
   });
 
+  it('verifiedAtAtAnswer → verifiedAt moves between two validations; the report says frontend tokens are not single use', async () => {
+    const report = await checkWith(['verifiedAtAtAnswer']);
+    expect(differing(report)).toEqual(['verifiedAt']);
+    expect(report.verifiedAt).toMatchObject({ outcome: 'unexpected', meaning: 'answer' });
+    expect(report.verifiedAt.movedMs).toBeGreaterThanOrEqual(2_500);
+    expect(report.tokenTimestamp).toMatchObject({ outcome: 'expected', meaning: 'signIn' });
+    expect(texts(report)).toContainEqual(
+      expect.stringContaining('verifiedAt dates each answer, not the sign-in → a frontend token'),
+    );
+    expect(renderTable(report)).toMatch(/identities verifiedAt stays put\s+DIFFERS\s+verifiedAt moved/);
+  });
+
   it('timestampAtAnswer with omitVerifiedAt → frontend-token logins stay refused, said in a recommendation', async () => {
     const report = await checkWith(['timestampAtAnswer', 'omitVerifiedAt']);
     expect(report.tokenTimestamp).toMatchObject({ outcome: 'unexpected', meaning: 'answer', verifiedAt: false });
+    expect(report.verifiedAt).toMatchObject({ outcome: 'unexpected', meaning: 'absent' });
     expect(texts(report)).toContainEqual(
       expect.stringContaining('frontend-token logins stay refused (TOKEN_REJECTED)'),
     );

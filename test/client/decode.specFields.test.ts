@@ -4,6 +4,17 @@
 // After a shape change: SPEC_FIELDS_WRITE=1 npx vitest run test/client/decode.specFields.test.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { decodeBody } from '../../src/client/decode.js';
+import {
+  codeVerificationResult,
+  sendMagicLinkResponse,
+  sessionDetails,
+  tokenValidationResult,
+  userInfo,
+} from '../../src/client/shapes/index.js';
+import { isOtplessError } from '../../src/index.js';
+import type { EndpointName } from '../../src/wire/endpoints.js';
+import { copy, OK_BY_PATH } from './helpers/fixtures.js';
 import { SPEC_FIELDS_HEADER, specFieldRows } from '../helpers/specFields.js';
 
 const DOC = new URL('../../docs/spec-fields.md', import.meta.url);
@@ -26,5 +37,105 @@ describe('docs/spec-fields.md', () => {
     expect(rows).toContain('| secureInfo | `status` | no | refused (`NOT_SUCCESS`) |');
     expect(rows).toContain('| validateToken | `identities[].verifiedAt` | no | dropped |');
     expect(rows).toContain('| secureInfo | `secure_info.factoryReset.time` | no | drops `secure_info.factoryReset` |');
+  });
+});
+
+// The rules of the section "Rules beyond the kind of a value", one by one, through the decoder.
+describe('docs/spec-fields.md: rules beyond the kind of a value', () => {
+  type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const decode = (endpoint: EndpointName, shape: (v: unknown) => unknown, body: Json): Json =>
+    decodeBody(endpoint, 200, JSON.stringify(body), shape as never) as Json;
+  const refused = (endpoint: EndpointName, shape: (v: unknown) => unknown, body: Json): string => {
+    try {
+      decode(endpoint, shape, body);
+      return 'accepted';
+    } catch (err) {
+      return isOtplessError(err) ? err.code : 'other';
+    }
+  };
+  const send = () => copy(OK_BY_PATH['/auth/v1/authorize']) as Json;
+  const validated = () => copy(OK_BY_PATH['/auth/v1/validate/token']) as Json;
+
+  it('null reads as absent; a field the shapes do not name is kept', () => {
+    const body = validated();
+    body.timestamp = null;
+    body.newField = { kept: true };
+    const out = decode('validateToken', tokenValidationResult, body);
+    expect('timestamp' in out).toBe(false);
+    expect(out.newField).toEqual({ kept: true });
+  });
+
+  it('requestIds: unknown types skipped, a non-string type refused, none left refused', () => {
+    const body = send();
+    body.requestIds.push({ type: 'TELEGRAM', value: 'x' });
+    expect(decode('sendMagicLink', sendMagicLinkResponse, body).requestIds).toHaveLength(send().requestIds.length);
+    const broken = send();
+    broken.requestIds[0].type = 7;
+    expect(refused('sendMagicLink', sendMagicLinkResponse, broken)).toBe('BAD_RESPONSE');
+    expect(refused('sendMagicLink', sendMagicLinkResponse, { requestIds: [{ type: 'TELEGRAM', value: 'x' }] })).toBe(
+      'BAD_RESPONSE',
+    );
+  });
+
+  it.each([
+    ['javascript:alert(1)', false],
+    ['/relative', false],
+    ['https://wa.me/91 1141169439', false],
+    [`https://wa.me/${'1'.repeat(2050)}`, false],
+    ['https://wa.me/911141169439', true],
+    ['sms:+911141169439', true],
+  ])('destinationUri %s kept: %s', (uri, kept) => {
+    const body = send();
+    body.requestIds[0].destinationUri = uri;
+    expect('destinationUri' in decode('sendMagicLink', sendMagicLinkResponse, body).requestIds[0]).toBe(kept);
+  });
+
+  it('identities: unknown types skipped, none known refused, identityValue a string', () => {
+    const body = validated();
+    body.identities.push({ identityType: 'PASSKEY', identityValue: 'x' });
+    expect(decode('validateToken', tokenValidationResult, body).identities).toHaveLength(validated().identities.length);
+    const none = validated();
+    none.identities = [{ identityType: 'PASSKEY', identityValue: 'x' }];
+    expect(refused('validateToken', tokenValidationResult, none)).toBe('BAD_RESPONSE');
+    const value = validated();
+    value.identities[0].identityValue = 5;
+    expect(refused('validateToken', tokenValidationResult, value)).toBe('BAD_RESPONSE');
+  });
+
+  it('the older verify-code shape: timestamp and verifiedAt need a zone, name a string', () => {
+    const body = copy(OK_BY_PATH['/auth/v1/verify/code']) as Json;
+    body.userDetails.timestamp = '2026-01-01T00:00:00';
+    body.userDetails.identities[0].verifiedAt = '2026-01-01T00:00:00+05:30';
+    body.userDetails.identities[0].name = 12;
+    const out = decode('verifyCode', codeVerificationResult, body);
+    expect('timestamp' in out.userDetails).toBe(false);
+    expect(out.userDetails.identities[0].verifiedAt).toBe('2026-01-01T00:00:00+05:30');
+    expect('name' in out.userDetails.identities[0]).toBe(false);
+  });
+
+  it('epoch times and integers are whole numbers; a bad tampering.anomalyScore drops the signal', () => {
+    const session = copy(OK_BY_PATH['/v1/sessions/get-session-details']) as Json;
+    session.startedAt = 1.5;
+    expect('startedAt' in decode('sessionDetails', sessionDetails, session)).toBe(false);
+    const body = validated();
+    body.deviceInfo.screenWidth = 1512.5;
+    body.secureInfo.tampering = { result: false, anomalyScore: 'low' };
+    const out = decode('validateToken', tokenValidationResult, body);
+    expect('screenWidth' in out.deviceInfo).toBe(false);
+    expect('tampering' in out.secureInfo).toBe(false);
+  });
+
+  it('userInfo must name a non-empty email or phone_number', () => {
+    expect(refused('userInfo', userInfo, { name: 'Ada', email: '' })).toBe('BAD_RESPONSE');
+    expect(refused('userInfo', userInfo, { phone_number: '+919876543210' })).toBe('accepted');
+  });
+
+  it('status is compared exactly with SUCCESS; an answer without it is read', () => {
+    const lower = validated();
+    lower.status = 'success';
+    expect(refused('validateToken', tokenValidationResult, lower)).toBe('NOT_SUCCESS');
+    const without = validated();
+    delete without.status;
+    expect(refused('validateToken', tokenValidationResult, without)).toBe('accepted');
   });
 });

@@ -42,7 +42,7 @@ describe('setting quirks', () => {
     await expect(startEmulator({ quirks: { errorWith200: 'yes' } as never })).rejects.toThrow(/errorWith200/);
     await expect(startEmulator({ quirks: [] as never })).rejects.toThrow(TypeError);
     expect(() => emulator.setQuirks({ nope: true } as never)).toThrow(/unknown quirk "nope"/);
-    expect(QUIRK_NAMES).toHaveLength(10);
+    expect(QUIRK_NAMES).toHaveLength(11);
   });
 
   it('setQuirks replaces the whole set at runtime; reset() restores the ones given at start', async () => {
@@ -191,5 +191,27 @@ describe('noErrorCodeOn401', () => {
     const wrong = await validateToken(emulator, 'nope', { clientId: 'x', clientSecret: 'y' });
     expect(wrong.status).toBe(200);
     expect(wrong.body).toEqual({ message: 'Access blocked', description: 'Authorization error: Invalid credentials' });
+  });
+});
+
+describe('quirk verifiedAtAtAnswer', () => {
+  it("stamps validate-token's identities' verifiedAt with each answer's time; off, it dates the sign-in", async () => {
+    const token = emulator.issueToken();
+    const stamps = async () =>
+      ((await validateToken(emulator, token)).body.identities as Array<{ verifiedAt?: string }>).map(
+        (i) => i.verifiedAt,
+      );
+    const before = await stamps();
+    emulator.advanceTime(2_500);
+    expect(await stamps()).toEqual(before);
+
+    emulator.setQuirks({ verifiedAtAtAnswer: true });
+    const first = await stamps();
+    emulator.advanceTime(2_500);
+    const second = await stamps();
+    expect(first).toHaveLength(1);
+    expect(Date.parse(second[0]!) - Date.parse(first[0]!)).toBeGreaterThanOrEqual(2_500);
+    // The answer's own timestamp still dates the sign-in: only verifiedAt moves.
+    expect((await validateToken(emulator, token)).body.timestamp).toBe(before[0]);
   });
 });

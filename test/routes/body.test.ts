@@ -33,3 +33,47 @@ describe('send() and media types', () => {
     expect(res.status).toBe(200);
   });
 });
+
+// The one path to MISSING_BODY_PARSER: send() reads a form or JSON body itself only on POST and
+// PUT, so mounted for another method (app.use, app.all, app.patch) with no parser before it, a
+// form or JSON body reaches it unread, and the app's setup is what is wrong.
+describe('send() mounted for a method it does not read a body on', () => {
+  let patched: Harness;
+  beforeAll(async () => {
+    patched = await startHarness({
+      emulator: h.emulator,
+      routes: (app) => app.patch('/auth/patch-send', (req, res, next) => patched.strategy.send()(req, res, next)),
+    });
+  });
+  afterAll(() => patched.close());
+
+  it('a PATCH with a JSON body and no parser: 500 MISSING_BODY_PARSER (OtplessSetupError), no send', async () => {
+    const before = patched.emulator.outbox().length;
+    const res = await patched
+      .browser()
+      .patch('/auth/patch-send')
+      .set('accept', 'application/json')
+      .set('content-type', 'application/json')
+      .send('{"email":"patch@example.com"}');
+    expect(res.status).toBe(500);
+    expect(res.body.error.code).toBe('MISSING_BODY_PARSER');
+    expect(patched.emulator.outbox()).toHaveLength(before);
+  });
+
+  it('the same PATCH as a form: MISSING_BODY_PARSER too; another media type stays the caller’s 415', async () => {
+    const form = await patched
+      .browser()
+      .patch('/auth/patch-send')
+      .set('accept', 'application/json')
+      .type('form')
+      .send('email=patch@example.com');
+    expect(form.body.error.code).toBe('MISSING_BODY_PARSER');
+    const text = await patched
+      .browser()
+      .patch('/auth/patch-send')
+      .set('accept', 'application/json')
+      .set('content-type', 'text/plain')
+      .send('email=patch@example.com');
+    expect(text.status).toBe(415);
+  });
+});

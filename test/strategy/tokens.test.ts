@@ -387,11 +387,11 @@ describe('a used token, whatever the service stamps as its time', () => {
   });
 
   /** An app whose `/auth/token` answers the strategy's verdict as JSON, on a clock set to the emulator's. */
-  async function tokenApp(quirks: EmulatorQuirks): Promise<Harness> {
+  async function tokenApp(quirks: EmulatorQuirks, store?: MemoryFlowStore): Promise<Harness> {
     emulator.setQuirks(quirks);
     const ref: { h?: Harness } = {};
     const h = await pool.harness({
-      strategy: { maxAuthAgeMs: MAX_AGE },
+      strategy: { maxAuthAgeMs: MAX_AGE, ...(store ? { store } : {}) },
       routes: (app) => {
         app.post('/auth/token', express.urlencoded({ extended: false }), (req, res, next) => {
           ref.h!.passport.authenticate(
@@ -428,6 +428,21 @@ describe('a used token, whatever the service stamps as its time', () => {
       const again = await post(h, token);
       expect(again.status).toBe(401);
       expect(again.body).toEqual({ code: 'TOKEN_REJECTED' });
+    });
+
+    // The one case docs/service-facts.md says the package cannot close alone: verifiedAt itself
+    // stamped at answer time. The mark holds while it lives; after it, the token reads fresh
+    // again. otpless-check's finding `verifiedAt` is how an app learns which service it has.
+    it('verifiedAt stamped at answer time: refused while its used mark lives, signs in again after (said in the docs)', async () => {
+      // A store that reads the faked Date, so its used mark lapses when the app's clock moves.
+      const h = await tokenApp({ verifiedAtAtAnswer: true }, new MemoryFlowStore({}, () => Date.now()));
+      const token = emulator.issueToken({ email: 'replay-c@example.com' });
+      expect((await post(h, token)).body).toEqual({ ok: true });
+      const soon = await post(h, token);
+      expect(soon.status).toBe(401);
+      expect(soon.body).toEqual({ code: 'TOKEN_REJECTED' });
+      advance(LATER);
+      expect((await post(h, token)).body).toEqual({ ok: true });
     });
 
     it('stamped at answer time, and no verifiedAt: nothing dates the sign-in, so no login, then or later', async () => {

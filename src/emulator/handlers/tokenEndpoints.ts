@@ -26,6 +26,13 @@ function tokenEndpoint<T extends object>(
 export const validateToken = tokenEndpoint(tokenValidationResult, (answer, ctx) => {
   let out = answer;
   if (ctx.quirks.timestampAtAnswer) out = { ...out, timestamp: new Date(ctx.clock.now()).toISOString() };
+  if (ctx.quirks.verifiedAtAtAnswer) {
+    const at = new Date(ctx.clock.now()).toISOString();
+    out = {
+      ...out,
+      identities: out.identities.map((i) => (i.verifiedAt === undefined ? i : { ...i, verifiedAt: at })),
+    };
+  }
   if (ctx.quirks.omitVerifiedAt) out = { ...out, identities: out.identities.map(({ verifiedAt: _at, ...i }) => i) };
   return out;
 });
