@@ -50,7 +50,9 @@ export function handle(err: AnyOtplessError): string {
     case 'MISSING_RESPONSE':
     case 'NO_LOGIN_RECORD':
     case 'MISSING_SESSION_SECRET':
-    case 'REDIRECT_NEEDS_EXPRESS': {
+    case 'REDIRECT_NEEDS_EXPRESS':
+    case 'PASSKEY_NEEDS_DOMAIN':
+    case 'PASSKEY_DEPENDENCY_MISSING': {
       const e: OtplessSetupError = err;
       return 'setup ' + e.code + ' ' + e.status;
     }
@@ -65,7 +67,13 @@ export function handle(err: AnyOtplessError): string {
     case 'SERVICE_UNAVAILABLE':
     case 'SERVICE_ERROR':
     case 'SERVICE_NOT_SUCCESS':
-    case 'STORE_UNAVAILABLE': {
+    case 'STORE_UNAVAILABLE':
+    case 'PASSKEY_NOT_ALLOWED':
+    case 'PASSKEY_CHALLENGE_EXPIRED':
+    case 'PASSKEY_UNKNOWN':
+    case 'PASSKEY_WRONG_ORIGIN':
+    case 'PASSKEY_COUNTER_BACKWARDS':
+    case 'PASSKEY_INVALID': {
       const e: OtplessRequestError = err;
       return 'request ' + e.code + ' ' + e.status + ' ' + JSON.stringify(e.toJSON());
     }
