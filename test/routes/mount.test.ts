@@ -1,8 +1,3 @@
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
-import expressSession from 'express-session';
 import { Passport } from 'passport';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { botCheck, MagicLinkStrategy, magicLinkRoutes } from '../../src/index.js';
@@ -12,6 +7,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { Browser, visibleText } from '../examples/helpers/browser.js';
 import { linkTo } from '../examples/helpers/inbox.js';
+import { useMountApps } from '../helpers/mountApp.js';
 
 // The one mount as the Quick start writes it: Express 5, express-session, Passport, and no
 // page, body parser or callback route of the app's own.
@@ -28,42 +24,14 @@ interface App {
   browser: Browser;
   strategy: MagicLinkStrategy;
 }
-const open: { server: Server; strategy: MagicLinkStrategy }[] = [];
-afterEach(async () => {
-  for (const { server, strategy } of open.splice(0)) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await strategy.client.close();
-  }
-  emulator.clearFaults();
-});
+const startMountApp = useMountApps(() => emulator, CLIENT, 'mount-session-secret');
+afterEach(() => emulator.clearFaults());
 
 async function startApp(
   mount: Omit<MagicLinkRoutesOptions, 'passport'> = {},
   strategyOptions: Partial<MagicLinkStrategyOptions> = {},
 ): Promise<App> {
-  const app = express();
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const strategy = new MagicLinkStrategy(
-    {
-      ...CLIENT,
-      authUrl: emulator.authUrl,
-      userAuthUrl: emulator.userAuthUrl,
-      callbackUrl: `${url}/auth/callback`,
-      ...strategyOptions,
-    } as MagicLinkStrategyOptions & { passReqToCallback?: false },
-    async (profile) => ({ id: profile.id }),
-  );
-  open.push({ server, strategy });
-  const passport = new Passport();
-  passport.use(strategy);
-  passport.serializeUser((user: Express.User, done) => done(null, user));
-  passport.deserializeUser((user: Express.User, done) => done(null, user));
-  app.use(expressSession({ secret: 'mount-session-secret', resave: false, saveUninitialized: false }));
-  app.use(passport.session());
-  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me', ...mount }));
+  const { app, url, strategy } = await startMountApp(mount, strategyOptions);
   app.get('/me', (req, res) => void res.json({ user: req.user ?? null }));
   app.get('/payments', (_req, res) => void res.json({ ok: true }));
   return { url, browser: new Browser(url), strategy };

@@ -2,20 +2,14 @@
 // "Open WhatsApp" on a phone, another channel after the wait in the same flow, JSON clients
 // the same, an expired link's one-click new link, and limit refusals in the person's language.
 // Real Express 5, express-session, Passport and the emulator on its own sockets.
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
-import expressSession from 'express-session';
-import { Passport } from 'passport';
 import supertest from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MagicLinkStrategy, magicLinkRoutes } from '../../src/index.js';
 import type { MagicLinkRoutesOptions, MagicLinkStrategyOptions } from '../../src/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { ENDPOINTS } from '../../src/wire/endpoints.js';
 import { clickLink, lastLinkTo } from '../helpers/harness.js';
+import { useMountApps } from '../helpers/mountApp.js';
 
 const CLIENT = { clientId: 'waiting-client', clientSecret: 'waiting-secret-value-0123456789' };
 const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36';
@@ -29,14 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => emulator?.close());
 
-const open: { server: Server; strategy: MagicLinkStrategy }[] = [];
-afterEach(async () => {
+const startMountApp = useMountApps(() => emulator, CLIENT, 'waiting-session-secret');
+afterEach(() => {
   vi.useRealTimers();
-  for (const { server, strategy } of open.splice(0)) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await strategy.client.close();
-  }
   emulator.clearFaults();
 });
 
@@ -51,28 +40,7 @@ async function startApp(
   mount: Omit<MagicLinkRoutesOptions, 'passport'> = {},
   strategyOptions: Partial<MagicLinkStrategyOptions> = {},
 ) {
-  const app = express();
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const strategy = new MagicLinkStrategy(
-    {
-      ...CLIENT,
-      authUrl: emulator.authUrl,
-      userAuthUrl: emulator.userAuthUrl,
-      callbackUrl: `${url}/auth/callback`,
-      ...strategyOptions,
-    } as MagicLinkStrategyOptions & { passReqToCallback?: false },
-    async (profile) => ({ id: profile.id }),
-  );
-  open.push({ server, strategy });
-  const passport = new Passport();
-  passport.use(strategy);
-  passport.serializeUser((user: Express.User, done) => done(null, user));
-  passport.deserializeUser((user: Express.User, done) => done(null, user));
-  app.use(expressSession({ secret: 'waiting-session-secret', resave: false, saveUninitialized: false }));
-  app.use(passport.session());
-  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me', ...mount }));
+  const { app, server, url } = await startMountApp(mount, strategyOptions);
   app.get('/me', (req, res) => (req.user ? res.json(req.user) : res.status(401).json({ error: 'no' })));
   // A browser names its origin on every POST, as real ones do.
   const browser = (ua = DESKTOP_UA) =>
