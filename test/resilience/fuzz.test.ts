@@ -259,10 +259,18 @@ function classify(err: unknown): Outcome {
   throw err;
 }
 
+/**
+ * The body as the client reads it off a socket: undici decodes UTF-8 the WHATWG way, which drops
+ * one leading byte-order mark, so a BOM-prefixed answer is JSON to the client (and must be here).
+ */
+function parseAsReceived(text: string): unknown {
+  return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+}
+
 /** Only SUCCESS is success: a refusal as NOT_SUCCESS needs a `status` (or userDetails' one) that is something else. */
 function carriesOtherStatus(text: string): boolean {
   try {
-    const json: unknown = JSON.parse(text);
+    const json: unknown = parseAsReceived(text);
     if (!isObj(json)) return false;
     const details = json.userDetails;
     const statuses = [json.status, isObj(details) ? details.status : undefined];
@@ -275,7 +283,7 @@ function carriesOtherStatus(text: string): boolean {
 /** A 2xx body may be the service's error shape; only one with an `errorCode` is read as one. */
 function carriesErrorCode(text: string): boolean {
   try {
-    const json: unknown = JSON.parse(text);
+    const json: unknown = parseAsReceived(text);
     if (!isObj(json)) return false;
     return (isStr(json.errorCode) && json.errorCode !== '') || typeof json.errorCode === 'number';
   } catch {
