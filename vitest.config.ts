@@ -27,6 +27,7 @@ export const ISOLATED = [
   // Assert warnings emitted once per process (warnOnce, the emulator's exposed-host warning):
   // another file could have used up the "once" first.
   'test/login/failures.test.ts',
+  'test/login/tokenTimes.test.ts',
   'test/routes/warnings.test.ts',
   'test/strategy/MagicLinkStrategy.quirks.test.ts',
   'test/login/enrich.userInfoCredentials.test.ts',

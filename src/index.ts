@@ -7,6 +7,7 @@
 export { MagicLinkStrategy } from './strategy/index.js';
 export type { CallbackFailure, CallbackFailureCode } from './errors/callbackCodes.js';
 export type { MagicLinkStrategyOptions, Enrichment, CrossDeviceMode } from './login/options.js';
+export type { TokenVerifiedAtOption } from './login/tokenTimes.js';
 export type { SendOptions, SendMiddleware } from './routes/send.js';
 export type {
   FlowStatusBody,

@@ -299,9 +299,10 @@ function verifiedAt({ verifiedAt: v }: Findings): Recommendation[] {
       topic: 'replay',
       text:
         "replay: the identities' verifiedAt dates each answer, not the sign-in → a frontend token (a POSTed " +
-        '`token`) reads as fresh on every validation, and once its used mark lapses (maxAuthAgeMs + 60 s after ' +
-        'first use) it would sign in again: do not let your pages POST frontend tokens, and report this to ' +
-        "OTPless. Magic-link logins are not affected (they rest on the service's single-use code).",
+        '`token`) reads as fresh on every validation, so its age cannot bound a replay: set ' +
+        "tokenVerifiedAt: 'answer' (every frontend-token login is refused; the default 'learn' finds this " +
+        'itself after the first one, and keeps used marks for a day until then), and report this to OTPless. ' +
+        "Magic-link logins are not affected (they rest on the service's single-use code).",
     },
   ];
 }

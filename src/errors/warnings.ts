@@ -94,6 +94,15 @@ export const WARNINGS = {
       'frontend-token logins are refused (TOKEN_REJECTED). Run `npx otpless-check` against the real service ' +
       'to learn whether `timestamp` is the sign-in time (see docs/service-facts.md).',
   },
+  OTPLESS_TOKEN_REPLAYABLE: {
+    doc: "validate-token's identity `verifiedAt` dates each answer (learned at run time, or `tokenVerifiedAt: 'answer'`): a used frontend-SDK token would read as fresh again, so every frontend-token login is refused (`TOKEN_REJECTED`)",
+    message: () =>
+      'OTPless validate-token stamps verifiedAt at the time of each answer, not at the sign-in: a used ' +
+      'frontend-SDK token would sign in again once its used mark lapsed, so frontend-token logins are ' +
+      'refused (TOKEN_REJECTED). Magic-link logins are unaffected. Run `npx otpless-check` against the ' +
+      "real service; if it finds verifiedAt dates the sign-in, set tokenVerifiedAt: 'signIn' " +
+      '(see docs/service-facts.md).',
+  },
   OTPLESS_SCANNER_SIGNS_IN: {
     doc: "a strategy was made with `crossDevice: 'accept'` and no `confirm: true`: a mail scanner's GET of a link signs the scanner in and spends the code; add `confirm: true` or keep `'handoff'`",
     message: () =>

@@ -14,6 +14,7 @@ import { PREFIX } from './options.js';
 import type { MagicLinkStrategyOptions } from './options.js';
 import { warnIfScannersSignIn } from './scannerWarning.js';
 import { checkStrategyOptions } from './optionTable.js';
+import { TokenTimes } from './tokenTimes.js';
 import type { CheckedStrategyOptions } from './optionTable.js';
 
 /**
@@ -33,6 +34,8 @@ export interface LoginSetup extends CheckedStrategyOptions {
   limiter: SendLimiter | undefined;
   /** Seals what the waiting page keeps in the session to send the link again. */
   resendKey: Buffer;
+  /** Whether frontend-token logins may rest on `verifiedAt`: said by an option, or learned. */
+  tokenTimes: TokenTimes;
 }
 
 /** Where a strategy keeps its setup, for the routes mounted around it (not enumerable). */
@@ -76,15 +79,17 @@ export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
   const secret = storeSecretOf(options, sharedState);
   const secrets = new StoreSecrets(secret);
   const limiter = limiterOf(options.limits, given instanceof RedisFlowStore ? given : undefined, secret);
+  const client = clientOf(options);
   return {
     ...checked,
-    client: clientOf(options),
+    client,
     store,
     sharedState,
     secrets,
     handoff: checked.crossDevice === 'handoff' ? new Handoff(store, secrets) : undefined,
     limiter,
     resendKey: deriveKey(secret, 'waiting page resend v1'),
+    tokenTimes: new TokenTimes(store, client, checked.tokenVerifiedAt),
   };
 }
 

@@ -16,6 +16,7 @@ import type { RiskPolicy } from '../risk/index.js';
 import { checkPageOptions } from '../web/pageOptions.js';
 import { EXPIRY_MAX_SECONDS, EXPIRY_MIN_SECONDS, MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import { COUNTRY_EXPECTED, CROSS_DEVICE_MODES, ENRICHMENTS, PREFIX } from './options.js';
+import { TOKEN_VERIFIED_AT_OPTIONS } from './tokenTimes.js';
 import type { Enrichment, MagicLinkStrategyOptions } from './options.js';
 
 /** A country code in which numbers typed without `+` are read (the strategy's, `send()`'s). */
@@ -109,6 +110,11 @@ export const STRATEGY_OPTIONS = {
     default: 300_000,
     defaultDoc: '`300000` (5 minutes)',
     doc: "a frontend-SDK token whose authentication is older, by the service's own time stamps (or that carries none), is 401 `TOKEN_REJECTED`",
+  },
+  tokenVerifiedAt: {
+    check: oneOf(TOKEN_VERIFIED_AT_OPTIONS),
+    default: 'learn',
+    doc: "what validate-token's identity `verifiedAt` stamps, as `npx otpless-check` found (finding `verifiedAt`): `'signIn'` (a used frontend-SDK token's age check is trusted), `'answer'` (every frontend-SDK token is 401 `TOKEN_REJECTED`: a used one could sign in again), or `'learn'`: the package validates one used token again 2.5 to 60 s later and keeps what it saw in `store`; until then used-token marks live 24 hours",
   },
   confirm: {
     check: isBoolean,

@@ -7,6 +7,7 @@ import type { CountryCode } from '../contact/phone.js';
 import type { SendLimiter, SendLimitsOptions } from '../limits/index.js';
 import type { BotCheck } from '../botCheck/botCheck.js';
 import type { PageOptions } from '../web/view.js';
+import type { TokenVerifiedAtOption } from './tokenTimes.js';
 
 /** The extra calls a login can make after the code is verified. */
 export type Enrichment = 'validateToken' | 'secureInfo' | 'userInfo';
@@ -67,6 +68,14 @@ export interface MagicLinkStrategyOptions extends Partial<OtplessClientOptions> 
    * carries none), is 401 `TOKEN_REJECTED`. Default: `300000` (5 minutes).
    */
   maxAuthAgeMs?: number;
+  /**
+   * What validate-token's identity `verifiedAt` stamps, as `npx otpless-check` found (finding
+   * `verifiedAt`): `'signIn'` (a used frontend-SDK token's age check is trusted), `'answer'` (every
+   * frontend-SDK token is 401 `TOKEN_REJECTED`: a used one could sign in again), or `'learn'`: the
+   * package validates one used token again 2.5 to 60 s later and keeps what it saw in `store`;
+   * until then used-token marks live 24 hours. Default: `'learn'`.
+   */
+  tokenVerifiedAt?: TokenVerifiedAtOption;
   /**
    * GET (and HEAD) on the callback shows a button that POSTs the code; only the POST spends it (for
    * mail scanners). The page follows `pages`. Default: `false`.

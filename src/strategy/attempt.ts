@@ -29,7 +29,7 @@ import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import { enrichedLogin, finishLogin } from './finishLogin.js';
 import { verifySessionToken } from './sessionToken.js';
 import type { VerifiedLogin } from './finishLogin.js';
-import { authenticatedAt, isFreshToken, useTokenOnce } from './tokens.js';
+import { authenticatedAt, isFreshToken, usedMarkMs, useTokenOnce } from './tokens.js';
 import type { VerifyFunction, VerifyFunctionWithRequest } from './verify.js';
 import { warnIfBindingLost } from './bindingWarnings.js';
 import { warnOnce } from '../errors/warnings.js';
@@ -97,7 +97,16 @@ export class CallbackAttempt {
     if (authAt === undefined || !isFreshToken(authAt, now, this.settings.maxAuthAgeMs)) {
       return this.refuse('TOKEN_REJECTED');
     }
-    if (!(await this.useTokenOnce(token))) return this.refuse('TOKEN_REJECTED');
+    // Single use rests on `verifiedAt` dating the sign-in: refused where it dates each answer,
+    // marked for a day while that is not yet known (src/login/tokenTimes.ts).
+    const times = await this.settings.tokenTimes.known();
+    if (times === 'answer') {
+      warnOnce('OTPLESS_TOKEN_REPLAYABLE');
+      return this.refuse('TOKEN_REJECTED');
+    }
+    const markMs = usedMarkMs(times !== undefined, this.settings.maxAuthAgeMs);
+    if (!(await this.useTokenOnce(token, markMs))) return this.refuse('TOKEN_REJECTED');
+    if (times === undefined) this.settings.tokenTimes.accepted(token, validated);
     const rest = new Set(this.settings.enrich);
     rest.delete('validateToken');
     const enrichments = { ...(await enrichLogin(this.settings.client, token, rest)), tokenValidation: validated };
@@ -279,9 +288,13 @@ export class CallbackAttempt {
     return true;
   }
 
-  /** Marks a token used across every instance; false when it was already (src/strategy/tokens.ts). */
-  private useTokenOnce(token: string): Promise<boolean> {
-    return useTokenOnce(this.settings.store, this.settings.secrets, token, this.settings.maxAuthAgeMs);
+  /**
+   * Marks a token used across every instance; false when it was already (src/strategy/tokens.ts).
+   * A verified code's token lives no longer than the code's sign-in allows (the code is single use
+   * at the service, and its `verifiedAt` is not what its login rests on).
+   */
+  private useTokenOnce(token: string, markMs = usedMarkMs(true, this.settings.maxAuthAgeMs)): Promise<boolean> {
+    return useTokenOnce(this.settings.store, this.settings.secrets, token, markMs);
   }
 
   /** The enrichments of a verified code, its token marked used (see `enrichedLogin`). */

@@ -5,7 +5,7 @@ import { readEpochMs } from '../wire/time.js';
 import { isRejectedByService } from '../login/failures.js';
 import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import type { VerifiedLogin } from './finishLogin.js';
-import { isFreshToken, useTokenOnce } from './tokens.js';
+import { isFreshToken, usedMarkMs, useTokenOnce } from './tokens.js';
 
 /**
  * The spec's third exchange: a session token of the service's sessions (the one a frontend that
@@ -41,7 +41,8 @@ export async function verifySessionToken(
   const startedAt = readEpochMs(details.startedAt);
   const now = Date.now();
   if (startedAt === undefined || !isFreshToken(startedAt, now, setup.maxAuthAgeMs)) return 'TOKEN_REJECTED';
-  if (!(await useTokenOnce(setup.store, setup.secrets, sessionToken, setup.maxAuthAgeMs))) return 'TOKEN_REJECTED';
+  if (!(await useTokenOnce(setup.store, setup.secrets, sessionToken, usedMarkMs(true, setup.maxAuthAgeMs))))
+    return 'TOKEN_REJECTED';
   return {
     viaToken: false,
     viaSession: true,

@@ -3,6 +3,7 @@ import type { FlowStore } from '../stores/types.js';
 import { readIsoTime } from '../wire/time.js';
 import type { TokenValidationResult } from '../wire/types.js';
 import { warnOnce } from '../errors/warnings.js';
+import { latestVerifiedAt, UNLEARNED_MARK_MS } from '../login/tokenTimes.js';
 
 /**
  * How far in the future (by our clock) the service may place an authentication and still be
@@ -15,13 +16,15 @@ export const MAX_CLOCK_SKEW_MS = 60_000;
  * Marks a token used, across every instance sharing the store; false when it was already.
  * A store that does not answer fails the login (error), never lets a token through twice.
  *
- * The mark lives `maxAuthAgeMs + MAX_CLOCK_SKEW_MS` from its first use, on the store's (the
- * app's) clock. `isFreshToken` accepts a token only while
+ * While `verifiedAt` is known to date the sign-in (src/login/tokenTimes.ts), the mark lives
+ * `maxAuthAgeMs + MAX_CLOCK_SKEW_MS` from its first use, on the store's (the app's) clock.
+ * `isFreshToken` accepts a token only while
  * `-MAX_CLOCK_SKEW_MS <= now - authenticatedAt <= maxAuthAgeMs`, a window of that same length,
  * and at first use `authenticatedAt <= firstUse + MAX_CLOCK_SKEW_MS`: the window ends by
  * `firstUse + MAX_CLOCK_SKEW_MS + maxAuthAgeMs`, when the mark does. That holds only for a time
- * that dates the sign-in and stays put (`verifiedAt`), which is why `authenticatedAt` does not
- * take an answer's `timestamp` of unknown meaning.
+ * that dates the sign-in and stays put, which is why `authenticatedAt` does not take an answer's
+ * `timestamp` of unknown meaning, and why a token accepted while that is not known is marked for
+ * `UNLEARNED_MARK_MS` (24 hours) instead.
  *
  * What a mark costs: in memory 8 bytes a slot in a table at most half full (16 bytes a live
  * mark), kept up to 30 s past its expiry (src/stores/marks.ts), at most `maxMarks` (100,000 by
@@ -29,13 +32,13 @@ export const MAX_CLOCK_SKEW_MS = 60_000;
  * `<prefix>token:<22 characters>` with a `PX` expiry. 100 token logins a second with the default
  * 5 minutes hold about 39,000 marks (390 s of them): about 0.6 MB.
  */
-export function useTokenOnce(
-  store: FlowStore,
-  secrets: StoreSecrets,
-  token: string,
-  maxAuthAgeMs: number,
-): Promise<boolean> {
-  return store.create(secrets.tokenKey(token), '1', maxAuthAgeMs + MAX_CLOCK_SKEW_MS);
+export function useTokenOnce(store: FlowStore, secrets: StoreSecrets, token: string, markMs: number): Promise<boolean> {
+  return store.create(secrets.tokenKey(token), '1', markMs);
+}
+
+/** How long a token accepted now stays marked used: see `useTokenOnce`. */
+export function usedMarkMs(datesSignIn: boolean, maxAuthAgeMs: number): number {
+  return datesSignIn ? maxAuthAgeMs + MAX_CLOCK_SKEW_MS : UNLEARNED_MARK_MS;
 }
 
 /**
@@ -69,12 +72,8 @@ export function authenticatedAt(
   validated: TokenValidationResult,
   timestampMeans: TimestampMeaning = 'unknown',
 ): number | undefined {
-  let latest: number | undefined;
-  for (const identity of validated.identities) {
-    const at = readIsoTime(identity.verifiedAt);
-    if (at !== undefined && (latest === undefined || at > latest)) latest = at;
-  }
-  if (latest !== undefined) return latest;
+  const latest = latestVerifiedAt(validated);
+  if (latest !== undefined) return latest.at;
   const stamp = readIsoTime(validated.timestamp);
   if (stamp === undefined) return undefined;
   if (timestampMeans === 'signIn') return stamp;
