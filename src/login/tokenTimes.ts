@@ -14,7 +14,7 @@ export type VerifiedAtMeaning = 'signIn' | 'answer';
  * The `tokenVerifiedAt` option: what `npx otpless-check` found (finding `verifiedAt`), or
  * `'learn'`: the package finds out itself from the first frontend-token logins.
  */
-export type TokenVerifiedAtOption = VerifiedAtMeaning | 'learn';
+export type TokenVerifiedAtOption = 'signIn' | 'answer' | 'learn';
 
 export const TOKEN_VERIFIED_AT_OPTIONS: readonly TokenVerifiedAtOption[] = ['learn', 'signIn', 'answer'];
 
