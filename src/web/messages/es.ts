@@ -31,7 +31,7 @@ export const es: Messages = {
   'confirm.title': 'Confirmar inicio de sesión',
   'confirm.text': 'Presiona el botón para terminar de iniciar sesión.',
   'confirm.button': 'Iniciar sesión',
-  // La página de inicio de sesión.
+  // The sign-in page.
   'signIn.title': 'Iniciar sesión',
   'signIn.text.email':
     'Escribe tu correo electrónico y te enviaremos un enlace para iniciar sesión. No necesitas contraseña.',
@@ -48,7 +48,7 @@ export const es: Messages = {
   'signIn.whatsapp': 'WhatsApp',
   'signIn.sms': 'SMS',
   'signIn.button': 'Enviarme un enlace de inicio de sesión',
-  // La página de espera, en el navegador que pidió el enlace.
+  // The waiting page, in the browser that asked for the link.
   'waiting.title.pending': 'Revisa tus mensajes',
   'waiting.title.approved': 'Inicio de sesión aprobado',
   'waiting.title.over': 'Este inicio de sesión no se completó',
@@ -87,7 +87,7 @@ export const es: Messages = {
   'limit.mobile': 'Se enviaron demasiados enlaces de inicio de sesión a este número de móvil.',
   'limit.capacity': 'Se están pidiendo demasiados enlaces de inicio de sesión en este momento.',
   'limit.tryAgain': 'Vuelve a intentarlo en {time}.',
-  // La página de error de un enlace que no funcionó.
+  // The error page of a link that did not work.
   'error.title': 'Este inicio de sesión no funcionó',
   'error.next': 'Vuelve a empezar para recibir un enlace nuevo, y ábrelo en el navegador donde lo pediste.',
   'error.code': 'Código de error: {code}',

@@ -30,7 +30,7 @@ export const hi: Messages = {
   'confirm.title': 'साइन इन की पुष्टि करें',
   'confirm.text': 'साइन इन पूरा करने के लिए बटन दबाएँ।',
   'confirm.button': 'साइन इन करें',
-  // साइन इन पेज।
+  // The sign-in page.
   'signIn.title': 'साइन इन करें',
   'signIn.text.email': 'अपना ईमेल पता लिखें, हम आपको साइन इन करने का लिंक भेजेंगे। पासवर्ड की ज़रूरत नहीं।',
   'signIn.text.mobile': 'अपना मोबाइल नंबर लिखें, हम आपको साइन इन करने का लिंक भेजेंगे। पासवर्ड की ज़रूरत नहीं।',
@@ -44,7 +44,7 @@ export const hi: Messages = {
   'signIn.whatsapp': 'WhatsApp',
   'signIn.sms': 'SMS',
   'signIn.button': 'मुझे साइन इन लिंक भेजें',
-  // इंतज़ार का पेज, उस ब्राउज़र में जिसने लिंक माँगा।
+  // The waiting page, in the browser that asked for the link.
   'waiting.title.pending': 'अपने मैसेज देखें',
   'waiting.title.approved': 'साइन इन मंज़ूर हो गया',
   'waiting.title.over': 'यह साइन इन पूरा नहीं हुआ',
@@ -83,7 +83,7 @@ export const hi: Messages = {
   'limit.mobile': 'इस मोबाइल नंबर पर बहुत ज़्यादा साइन इन लिंक भेजे गए।',
   'limit.capacity': 'अभी बहुत ज़्यादा साइन इन लिंक माँगे जा रहे हैं।',
   'limit.tryAgain': '{time} बाद फिर से कोशिश करें।',
-  // किसी लिंक के काम न करने पर दिखने वाला पेज।
+  // The error page of a link that did not work.
   'error.title': 'यह साइन इन नहीं हो सका',
   'error.next': 'नया साइन इन लिंक पाने के लिए फिर से शुरू करें, और उसे उसी ब्राउज़र में खोलें जिसमें आपने उसे माँगा था।',
   'error.code': 'गड़बड़ी का कोड: {code}',

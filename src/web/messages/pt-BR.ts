@@ -29,7 +29,7 @@ export const ptBR: Messages = {
   'confirm.title': 'Confirmar login',
   'confirm.text': 'Toque no botão para concluir o login.',
   'confirm.button': 'Entrar',
-  // A página de login.
+  // The sign-in page.
   'signIn.title': 'Entrar',
   'signIn.text.email': 'Digite seu e-mail e enviaremos um link para você entrar. Não precisa de senha.',
   'signIn.text.mobile': 'Digite seu número de celular e enviaremos um link para você entrar. Não precisa de senha.',
@@ -44,7 +44,7 @@ export const ptBR: Messages = {
   'signIn.whatsapp': 'WhatsApp',
   'signIn.sms': 'SMS',
   'signIn.button': 'Enviar link de login',
-  // A página de espera, no navegador que pediu o link.
+  // The waiting page, in the browser that asked for the link.
   'waiting.title.pending': 'Confira suas mensagens',
   'waiting.title.approved': 'Login aprovado',
   'waiting.title.over': 'Este login não foi concluído',
@@ -83,7 +83,7 @@ export const ptBR: Messages = {
   'limit.mobile': 'Foram enviados links de login demais para este número de celular.',
   'limit.capacity': 'Estão sendo pedidos links de login demais agora.',
   'limit.tryAgain': 'Tente de novo em {time}.',
-  // A página de erro de um link que não funcionou.
+  // The error page of a link that did not work.
   'error.title': 'Este login não funcionou',
   'error.next': 'Comece de novo para receber um novo link e abra-o no navegador em que você o pediu.',
   'error.code': 'Código do erro: {code}',
