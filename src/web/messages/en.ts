@@ -88,7 +88,6 @@ export const en = {
   'limit.ip': 'Too many sign-in links were asked for from this network.',
   'limit.email': 'Too many sign-in links were sent to this e-mail address.',
   'limit.mobile': 'Too many sign-in links were sent to this mobile number.',
-  'limit.capacity': 'Too many sign-in links are being asked for right now.',
   'limit.tryAgain': 'Try again in {time}.',
   // The error page of a failed callback.
   'error.title': 'This sign-in did not work',

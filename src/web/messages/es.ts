@@ -85,7 +85,6 @@ export const es: Messages = {
   'limit.ip': 'Se pidieron demasiados enlaces de inicio de sesión desde esta red.',
   'limit.email': 'Se enviaron demasiados enlaces de inicio de sesión a este correo electrónico.',
   'limit.mobile': 'Se enviaron demasiados enlaces de inicio de sesión a este número de móvil.',
-  'limit.capacity': 'Se están pidiendo demasiados enlaces de inicio de sesión en este momento.',
   'limit.tryAgain': 'Vuelve a intentarlo en {time}.',
   // The error page of a link that did not work.
   'error.title': 'Este inicio de sesión no funcionó',

@@ -81,7 +81,6 @@ export const hi: Messages = {
   'limit.ip': 'इस नेटवर्क से बहुत ज़्यादा साइन इन लिंक माँगे गए।',
   'limit.email': 'इस ईमेल पते पर बहुत ज़्यादा साइन इन लिंक भेजे गए।',
   'limit.mobile': 'इस मोबाइल नंबर पर बहुत ज़्यादा साइन इन लिंक भेजे गए।',
-  'limit.capacity': 'अभी बहुत ज़्यादा साइन इन लिंक माँगे जा रहे हैं।',
   'limit.tryAgain': '{time} बाद फिर से कोशिश करें।',
   // The error page of a link that did not work.
   'error.title': 'यह साइन इन नहीं हो सका',

@@ -83,7 +83,6 @@ export const id: Messages = {
   'limit.ip': 'Terlalu banyak tautan masuk diminta dari jaringan ini.',
   'limit.email': 'Terlalu banyak tautan masuk dikirim ke alamat email ini.',
   'limit.mobile': 'Terlalu banyak tautan masuk dikirim ke nomor ponsel ini.',
-  'limit.capacity': 'Terlalu banyak tautan masuk yang diminta saat ini.',
   'limit.tryAgain': 'Coba lagi dalam {time}.',
   // Halaman galat untuk tautan yang gagal.
   'error.title': 'Proses masuk ini gagal',

@@ -81,7 +81,6 @@ export const ptBR: Messages = {
   'limit.ip': 'Foram pedidos links de login demais a partir desta rede.',
   'limit.email': 'Foram enviados links de login demais para este e-mail.',
   'limit.mobile': 'Foram enviados links de login demais para este número de celular.',
-  'limit.capacity': 'Estão sendo pedidos links de login demais agora.',
   'limit.tryAgain': 'Tente de novo em {time}.',
   // The error page of a link that did not work.
   'error.title': 'Este login não funcionou',
