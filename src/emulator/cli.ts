@@ -4,6 +4,11 @@ import { EMULATOR_DEFAULT_CLIENT, refuseProduction } from './config.js';
 import { QUIRK_NAMES, type QuirkName } from './quirks.js';
 import { startEmulator } from './server.js';
 import type { EmulatorOptions, EmulatorQuirks } from './types.js';
+import { ENDPOINTS } from '../wire/endpoints.js';
+import type { DeliveryMethod } from '../wire/types.js';
+
+/** The channels `--not-delivered` takes: those a send can use (Viber is not one, service-facts.md). */
+const LOSABLE: readonly DeliveryMethod[] = ['WHATSAPP', 'SMS', 'EMAIL'];
 
 const USAGE = `Usage: otpless-emulator [options]
 
@@ -20,6 +25,9 @@ Options:
                         way (repeatable): ${QUIRK_NAMES.join(', ')}
   --allowed-host NAME   also accept this name in the Host header (repeatable), e.g. a Docker
                         service name; other names are refused with 421
+  --not-delivered CH    answer every send by channel CH (WHATSAPP, SMS or EMAIL; repeatable)
+                        as usual but never deliver its message: the dev inbox shows it as not
+                        delivered, to try what the waiting page offers when nothing arrives
   --allow-in-production start even when NODE_ENV is production
   --help                show this help`;
 
@@ -35,8 +43,14 @@ function parsePort(name: string, value: string | undefined): number | undefined 
   return Number(value);
 }
 
+/** What the command line asks for: the emulator's options, and the channels whose messages are lost. */
+interface CliRequest {
+  options: EmulatorOptions;
+  notDelivered: DeliveryMethod[];
+}
+
 /** Options for startEmulator from argv, or 'help'. Throws UsageError on bad arguments. */
-function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
+function parseCliArgs(argv: readonly string[]): CliRequest | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
@@ -52,6 +66,7 @@ function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
         quiet: { type: 'boolean' },
         quirk: { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
+        'not-delivered': { type: 'string', multiple: true },
         'allow-in-production': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -77,7 +92,12 @@ function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
   }
   const allowedHosts = values['allowed-host'] ?? [];
   if (allowedHosts.some((name) => name.trim() === '')) throw new UsageError('--allowed-host must not be empty');
-  return {
+  const notDelivered = [...new Set(values['not-delivered'] ?? [])];
+  for (const channel of notDelivered) {
+    if (!(LOSABLE as readonly string[]).includes(channel))
+      throw new UsageError(`unknown --not-delivered "${channel}"; the channels are ${LOSABLE.join(', ')}`);
+  }
+  const options: EmulatorOptions = {
     authPort,
     userAuthPort,
     ...(values.host !== undefined ? { host: values.host } : {}),
@@ -88,24 +108,29 @@ function parseCliArgs(argv: readonly string[]): EmulatorOptions | 'help' {
     ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
     allowInProduction: values['allow-in-production'] ?? false,
   };
+  return { options, notDelivered: notDelivered as DeliveryMethod[] };
 }
 
 async function main(): Promise<void> {
-  let options: EmulatorOptions | 'help';
+  let request: CliRequest | 'help';
   try {
-    options = parseCliArgs(process.argv.slice(2));
+    request = parseCliArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`otpless-emulator: ${error.message}\n\n${USAGE}`);
     process.exitCode = 2;
     return;
   }
-  if (options === 'help') {
+  if (request === 'help') {
     console.log(USAGE);
     return;
   }
+  const { options, notDelivered } = request;
   refuseProduction(options.allowInProduction, 'Pass --allow-in-production if this really is what you want.');
   const emulator = await startEmulator(options);
+  for (const channel of notDelivered) {
+    emulator.fault({ path: ENDPOINTS.sendMagicLink.path, notDelivered: channel, times: Infinity });
+  }
   const quirks = Object.keys(emulator.quirks());
   const [client] = emulator.clients;
   // The emulator's own credentials are printed on purpose: a developer pastes them into the app.
@@ -114,7 +139,9 @@ async function main(): Promise<void> {
   user-auth URL:  ${emulator.userAuthUrl}
   dev inbox:      ${emulator.authUrl}/
   client id:      ${client?.clientId ?? ''}
-  client secret:  ${client?.clientSecret ?? ''}${quirks.length > 0 ? `\n  quirks:         ${quirks.join(', ')}` : ''}
+  client secret:  ${client?.clientSecret ?? ''}${quirks.length > 0 ? `\n  quirks:         ${quirks.join(', ')}` : ''}${
+    notDelivered.length > 0 ? `\n  not delivered:  ${notDelivered.join(', ')}` : ''
+  }
 Press Ctrl+C to stop.`);
   const stop = (signal: NodeJS.Signals): void => {
     console.log(`Received ${signal}, closing.`);

@@ -147,6 +147,33 @@ describe('otpless-emulator CLI', { timeout: 60_000 }, () => {
     await cli.exited;
   });
 
+  it('takes --not-delivered CHANNEL: the send answers 200, its message never arrives, the inbox says so', async () => {
+    const cli = startCli(['--port', '0', '--not-delivered', 'WHATSAPP', '--quiet']);
+    await waitFor(() => cli.output().includes('Press Ctrl+C') || cli.output().includes('otpless-emulator:'), 45_000);
+    expect(cli.output()).toContain('not delivered:  WHATSAPP');
+    const authUrl = /auth URL:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1];
+    const id = /client id:\s+(\S+)/.exec(cli.output())?.[1] ?? '';
+    const secret = /client secret:\s+(\S+)/.exec(cli.output())?.[1] ?? '';
+    const send = (channel: string) =>
+      fetch(
+        `${authUrl}/auth/v1/authorize?${new URLSearchParams({
+          client_id: id,
+          client_secret: secret,
+          mobile_number: '919812345678',
+          redirect_uri: 'http://127.0.0.1:3000/auth/callback',
+          channel,
+        })}`,
+      );
+    expect((await send('WHATSAPP')).status).toBe(200);
+    expect((await send('WHATSAPP')).status).toBe(200);
+    expect((await send('SMS')).status).toBe(200);
+    const outbox = (await (await fetch(`${authUrl}/__emulator/outbox`)).json()) as { entries: { channel: string }[] };
+    expect(outbox.entries.map((entry) => entry.channel)).toEqual(['SMS']);
+    expect(await (await fetch(`${authUrl}/`)).text()).toContain('not delivered');
+    signalGroup(cli.child, 'SIGTERM');
+    await cli.exited;
+  });
+
   it('refuses to start under NODE_ENV=production unless --allow-in-production', async () => {
     const refused = startCli(['--port', '0'], { NODE_ENV: 'production' });
     expect(await refused.exited).toBe(1);
@@ -171,6 +198,7 @@ describe('otpless-emulator CLI', { timeout: 60_000 }, () => {
       ['extra'],
       ['--quirk', 'noSuchQuirk'],
       ['--allowed-host', ''],
+      ['--not-delivered', 'VIBER'],
     ];
     const results = await Promise.all(
       cases.map(async (args) => {
