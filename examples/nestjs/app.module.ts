@@ -19,7 +19,15 @@ export class AppModule {
     passport.use(strategy);
     return {
       module: AppModule,
-      imports: [OtplessModule.forRoot({ strategy, passport, successRedirect: '/me' })],
+      imports: [
+        OtplessModule.forRoot({
+          strategy,
+          passport,
+          successRedirect: '/me',
+          // Passkeys are one option of the module, as of `magicLinkRoutes()` (a callback URL on a domain).
+          ...(config.passkeys ? { passkeys: config.passkeys } : {}),
+        }),
+      ],
       controllers: [AccountController],
     };
   }

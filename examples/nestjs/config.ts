@@ -10,6 +10,8 @@ export interface NestExampleConfig {
   sessionKeys: string[];
   /** More strategy options (`confirm`, `crossDevice` ...), beside the client and the callback URL. */
   strategy?: Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>>;
+  /** The module's `passkeys` option: a passkey offered after a link login (docs/passkeys.md). Off unless given. */
+  passkeys?: true;
   /** Who may sign in; a `MemoryUserDirectory` unless given. */
   users?: UserDirectory;
 }

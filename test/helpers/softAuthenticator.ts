@@ -3,7 +3,7 @@ import type { KeyObject } from 'node:crypto';
 
 /**
  * A passkey authenticator in Node, for tests of the server's ceremonies without a browser: one
- * P-256 key, answers signed as a platform authenticator signs them (user present and verified),
+ * P-256 key, a registration answered with attestation 'none', sign-in answers signed as a platform authenticator signs them (user present and verified),
  * with the counter and origin a test chooses. Its public key is the COSE form the server stores.
  */
 export class SoftAuthenticator {
@@ -25,6 +25,64 @@ export class SoftAuthenticator {
       Buffer.from([0x22, 0x58, 0x20]),
       y,
     ]);
+  }
+
+  /**
+   * An answer to `navigator.credentials.create()` for `challenge`, as the browser posts it (JSON):
+   * attestation 'none', user present and verified, this key's COSE public key and its id.
+   */
+  attest(options: { challenge: string; origin: string; rpId: string; counter?: number }): Record<string, unknown> {
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({
+        type: 'webauthn.create',
+        challenge: options.challenge,
+        origin: options.origin,
+        crossOrigin: false,
+      }),
+    );
+    const counter = Buffer.alloc(4);
+    counter.writeUInt32BE(options.counter ?? 0);
+    const rawId = Buffer.from(this.id, 'base64url');
+    const idLength = Buffer.alloc(2);
+    idLength.writeUInt16BE(rawId.length);
+    const authenticatorData = Buffer.concat([
+      createHash('sha256').update(options.rpId).digest(),
+      Buffer.from([0x45]), // user present, user verified, attested credential data
+      counter,
+      Buffer.alloc(16), // AAGUID: none
+      idLength,
+      rawId,
+      this.publicKeyCose,
+    ]);
+    // CBOR map {"fmt": "none", "attStmt": {}, "authData": bytes}.
+    const bytesHead =
+      authenticatorData.length < 256
+        ? Buffer.from([0x58, authenticatorData.length])
+        : Buffer.from([0x59, authenticatorData.length >> 8, authenticatorData.length & 0xff]);
+    const attestationObject = Buffer.concat([
+      Buffer.from([0xa3, 0x63]),
+      Buffer.from('fmt'),
+      Buffer.from([0x64]),
+      Buffer.from('none'),
+      Buffer.from([0x67]),
+      Buffer.from('attStmt'),
+      Buffer.from([0xa0, 0x68]),
+      Buffer.from('authData'),
+      bytesHead,
+      authenticatorData,
+    ]);
+    return {
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: clientDataJSON.toString('base64url'),
+        attestationObject: attestationObject.toString('base64url'),
+        transports: ['internal'],
+      },
+      authenticatorAttachment: 'platform',
+      clientExtensionResults: {},
+    };
   }
 
   /** An answer to `navigator.credentials.get()` for `challenge`, as the browser posts it (JSON). */

@@ -34,6 +34,11 @@ export const CLIENT = { clientId: 'hosts-client', clientSecret: 'hosts-secret-va
 export type ScenarioOptions = Partial<Pick<MagicLinkStrategyOptions, 'confirm' | 'crossDevice'>> & {
   /** The strategy's flow store (a test that watches it). */
   store?: FlowStore;
+  /**
+   * The mount's `passkeys: true`, as the host's guide turns passkeys on. The app then runs on
+   * `localhost` (a WebAuthn RP ID cannot be an IP address).
+   */
+  passkeys?: true;
 };
 
 /**
@@ -156,14 +161,21 @@ interface User {
 }
 
 /** A server on port 0 first: the strategy needs its callback URL before the app exists. */
-async function listen(): Promise<{ server: Server; url: string }> {
+async function listen(options: ScenarioOptions = {}): Promise<{ server: Server; url: string }> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const host = options.passkeys ? 'localhost' : '127.0.0.1';
+  return { server, url: `http://${host}:${(server.address() as AddressInfo).port}` };
 }
 
-function newStrategy(emulator: Emulator, url: string, options: ScenarioOptions): MagicLinkStrategy {
+/** The mount's own options a scenario asks for (`passkeys`), beside `successRedirect`. */
+function mountOptions(options: ScenarioOptions): { passkeys?: true } {
+  return options.passkeys ? { passkeys: options.passkeys } : {};
+}
+
+function newStrategy(emulator: Emulator, url: string, given: ScenarioOptions): MagicLinkStrategy {
+  const { passkeys: _mount, ...options } = given;
   return new MagicLinkStrategy(
     {
       ...CLIENT,
@@ -192,7 +204,7 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
     note: '',
     successStatus: 303,
     async start(emulator, options) {
-      const { server, url } = await listen();
+      const { server, url } = await listen(options);
       const strategy = newStrategy(emulator, url, options);
       const passport = new Passport();
       passport.use(strategy);
@@ -207,7 +219,7 @@ function expressHost(version: 4 | 5, sessionKind: 'express-session' | 'cookie-se
         app.use(sessionCompat());
       }
       app.use(passport.session());
-      app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
+      app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me', ...mountOptions(options) }));
       app.get('/me', (req, res) => void res.json({ user: req.user ?? null }));
       app.get('/payments', requireLowRisk(), (_req, res) => void res.json({ allowed: true }));
       app.post('/logout', (req, res, next) => req.logout((err) => (err ? next(err) : res.json({ user: null }))));
@@ -233,7 +245,7 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
         : 'register `otplessFastify({ strategy, passport, secret })`: the secret seals the risk signals in the cookie',
     successStatus: 303,
     async start(emulator, options) {
-      const { server, url } = await listen();
+      const { server, url } = await listen(options);
       const strategy = newStrategy(emulator, url, options);
       const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
       const passport = new Authenticator();
@@ -261,6 +273,7 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
           strategy,
           passport,
           successRedirect: '/me',
+          ...mountOptions(options),
           ...(sessionKind === '@fastify/secure-session' ? { secret: 'hosts-signals-secret-0123456789' } : {}),
         }),
       );
@@ -295,7 +308,7 @@ const connectHost: HostDefinition = {
   note: '`magicLinkRoutes()` writes its own redirects, so Connect needs no `res.redirect`',
   successStatus: 303,
   async start(emulator, options) {
-    const { server, url } = await listen();
+    const { server, url } = await listen(options);
     const strategy = newStrategy(emulator, url, options);
     const passport = new Passport();
     passport.use(strategy);
@@ -321,7 +334,7 @@ const connectHost: HostDefinition = {
     app.use(cookieSession({ name: 'session', keys: ['hosts-cookie-session-key-0123456789'] }) as NextHandleFunction);
     app.use(sessionCompat());
     app.use(passport.session() as NextHandleFunction);
-    app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
+    app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me', ...mountOptions(options) }));
     app.use(route('GET', '/me', (req, res) => json(res, 200, { user: (req as Req).user ?? null })));
     app.use(route('GET', '/payments', requireLowRisk(), (_req, res) => json(res, 200, { allowed: true })));
     app.use(
@@ -385,12 +398,14 @@ function nestHost(platform: 'express' | 'fastify'): HostDefinition {
       return page.status === 401 ? { user: null } : { user: { id: page.json<{ id: string }>().id } };
     },
     async start(emulator, options) {
-      const { server, url } = await listen();
+      const { server, url } = await listen(options);
+      const { passkeys: _mount, ...strategy } = options;
       const config = {
         otpless: { ...CLIENT, authUrl: emulator.authUrl, userAuthUrl: emulator.userAuthUrl },
         callbackUrl: `${url}/auth/callback`,
         sessionKeys: ['hosts-nest-session-secret-0123456789'],
-        strategy: options,
+        strategy,
+        ...mountOptions(options),
       };
       const example = (await import(/* @vite-ignore */ NEST_EXAMPLE)) as NestExample;
       if (platform === 'express') {

@@ -1,0 +1,165 @@
+// Passkeys after a link login on every host the package supports, each with passkeys turned on
+// as its guide says (the mount's, the Fastify plugin's or the Nest module's one `passkeys`
+// option), over real sockets with the emulator on port 0: a link login by e-mail lands on the
+// offer; a passkey is made (the soft authenticator answers the browser's part); after logging out
+// the passkey signs the same user in with no message sent, and the login record says so; a
+// second browser with no link login is refused a registration.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { Browser } from '../examples/helpers/browser.js';
+import type { Page } from '../examples/helpers/browser.js';
+import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
+import { linkTo, openLink } from '../examples/helpers/inbox.js';
+import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
+import { CLIENT, HOSTS } from './hosts.js';
+import type { HostDefinition, RunningHost } from './hosts.js';
+
+const JSON_ACCEPT = { accept: 'application/json' };
+
+let emulator: Emulator;
+beforeAll(async () => {
+  await ensureBuilt(); // the NestJS example imports 'passport-otpless' (dist/)
+  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
+}, 180_000);
+afterAll(() => emulator?.close());
+
+let running: RunningHost | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+/** `{ user }` of GET /me, however the host's app shows it (the id only). */
+async function me(host: HostDefinition, browser: Browser): Promise<unknown> {
+  if (host.me) return host.me(browser);
+  const { user } = (await browser.get('/me', JSON_ACCEPT)).json<{ user: { id: string } | null }>();
+  return { user: user && { id: user.id } };
+}
+
+const code = (page: Page): string => page.json<{ error: { code: string } }>().error.code;
+
+for (const host of HOSTS) {
+  describe(`${host.label} with ${host.session}`, () => {
+    it('link login, passkey made on the offer, logout, passkey sign-in with no message; a registration without a link login is refused', async () => {
+      running = await host.start(emulator, { passkeys: true });
+      const { url } = running;
+      const origin = new URL(url).origin;
+      const browser = new Browser(url);
+      const to = `${host.id}-passkey@example.com`;
+      const device = new SoftAuthenticator(`${host.id}-device`);
+
+      // (a) A link login by e-mail: the callback goes on to the offer, not yet to /me.
+      const sent = await browser.postJson('/auth/magic-link', { email: to });
+      expect(sent.status, sent.text).toBe(200);
+      const callback = await openLink(browser, linkTo(emulator, to));
+      expect(callback.status, callback.text).toBe(host.successStatus ?? 302);
+      expect(new URL(callback.location!).pathname).toBe('/auth/passkey');
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
+
+      // (b) The offer, and a passkey made for this user.
+      const offer = await browser.get(callback.location!);
+      expect(offer.status, offer.text).toBe(200);
+      expect(offer.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(offer.text).toContain('<h1>Sign in faster next time</h1>');
+      expect(offer.headers.get('content-security-policy')).toContain(`script-src ${origin}/auth/passkey.js`);
+      const script = await browser.get('/auth/passkey.js');
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+
+      const options = await browser.postJson('/auth/passkey/register-options', {});
+      expect(options.status, options.text).toBe(200);
+      const made = options.json<{ challenge: string; rp: { id: string }; user: { name: string } }>();
+      expect(made.rp.id).toBe('localhost');
+      expect(made.user.name).toBe(to);
+      const registered = await browser.postJson(
+        '/auth/passkey/register',
+        device.attest({ challenge: made.challenge, origin, rpId: 'localhost' }),
+      );
+      expect(registered.status, registered.text).toBe(200);
+      expect(registered.json()).toEqual({ registered: true, redirect: '/me' });
+      // One passkey per link login: the grant is spent.
+      expect(code(await browser.postJson('/auth/passkey/register-options', {}))).toBe('PASSKEY_NOT_ALLOWED');
+
+      // (c) Logged out.
+      expect((await browser.postJson(host.logoutPath ?? '/logout', {})).status).toBe(200);
+      expect(await me(host, browser)).toEqual({ user: null });
+
+      // (d) The passkey signs the same user in, and no message is sent.
+      const outbox = emulator.outbox().length;
+      const signIn = await browser.get('/auth/sign-in');
+      expect(signIn.status).toBe(200);
+      expect(signIn.text).toContain('Sign in with a passkey');
+      const loginOptions = await browser.postJson('/auth/passkey/login-options', {});
+      expect(loginOptions.status, loginOptions.text).toBe(200);
+      const { challenge, rpId } = loginOptions.json<{ challenge: string; rpId: string }>();
+      expect(rpId).toBe('localhost');
+      const answer = device.assert({ challenge, origin, rpId, counter: 0 });
+      const login = await browser.postJson('/auth/passkey/login', answer);
+      expect(login.status, login.text).toBe(200);
+      expect(login.json()).toEqual({ signedIn: true, redirect: '/me' });
+      expect(emulator.outbox().length).toBe(outbox);
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      // The login record says how: a passkey, with what the link login verified.
+      const record = (await running.sessions.read(browser)).otpless;
+      expect(record).toMatchObject({ id: to, via: 'passkey', verified: ['EMAIL'] });
+      // requireLowRisk() (LowRiskGuard) fails closed on a passkey login, and says why.
+      const payments = await browser.get('/payments', JSON_ACCEPT);
+      expect(payments.status).toBe(403);
+      expect(code(payments)).toBe('PASSKEY_NOT_ACCEPTED');
+      // The same answer again is refused: its challenge was spent.
+      const replay = await browser.postJson('/auth/passkey/login', answer);
+      expect(replay.status).toBe(400);
+      expect(code(replay)).toBe('PASSKEY_CHALLENGE_EXPIRED');
+
+      // (e) A second browser, with no link login, is refused a registration.
+      const other = browser.fresh();
+      const refused = await other.postJson('/auth/passkey/register-options', {});
+      expect(refused.status).toBe(403);
+      expect(code(refused)).toBe('PASSKEY_NOT_ALLOWED');
+      expect(await me(host, other)).toEqual({ user: null });
+      // Another site's page can start no ceremony.
+      const crossSite = await other.postJson('/auth/passkey/login-options', {}, { origin: 'https://evil.example' });
+      expect(crossSite.status).toBe(403);
+      expect(code(crossSite)).toBe('CROSS_SITE');
+      // The same passkey (synced) signs in there too, and returnTo is honoured.
+      const otherOptions = (await other.postJson('/auth/passkey/login-options', {})).json<{ challenge: string }>();
+      const there = await other.postJson('/auth/passkey/login', {
+        ...device.assert({ challenge: otherOptions.challenge, origin, rpId, counter: 0 }),
+        returnTo: '/me?from=passkey',
+      });
+      expect(there.status, there.text).toBe(200);
+      expect(there.json()).toEqual({ signedIn: true, redirect: '/me?from=passkey' });
+      expect(await me(host, other)).toEqual({ user: { id: to } });
+      expect(emulator.outbox().length).toBe(outbox);
+    });
+
+    it('"Not now" on the offer goes on to /me, and the browser is not offered again', async () => {
+      running = await host.start(emulator, { passkeys: true });
+      const browser = new Browser(running.url);
+      const to = `${host.id}-later@example.com`;
+      const linkLogin = async (): Promise<Page> => {
+        expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
+        return openLink(browser, linkTo(emulator, to));
+      };
+      const first = await linkLogin();
+      expect(new URL(first.location!).pathname).toBe('/auth/passkey');
+      expect((await browser.get(first.location!)).status).toBe(200);
+      // The offer's "Not now" is a form (it works without script).
+      const later = await browser.postForm('/auth/passkey/not-now');
+      expect(later.status, later.text).toBe(303);
+      expect(new URL(later.location!).pathname).toBe('/me');
+      expect(later.headers.getSetCookie().join()).toMatch(
+        /otpless_passkey_later=1; Max-Age=2592000; Path=\/; HttpOnly/,
+      );
+      expect(browser.cookies().otpless_passkey_later).toBe('1');
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(code(await browser.postJson('/auth/passkey/register-options', {}))).toBe('PASSKEY_NOT_ALLOWED');
+      // The next link login in this browser goes straight on.
+      const next = await linkLogin();
+      expect(next.status).toBe(host.successStatus ?? 302);
+      expect(new URL(next.location!).pathname).toBe('/me');
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
+    });
+  });
+}
