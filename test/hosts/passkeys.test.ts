@@ -134,6 +134,23 @@ for (const host of HOSTS) {
       expect(emulator.outbox().length).toBe(outbox);
     });
 
+    it("the passkey routes take JSON only, within the mount's 16 KiB, on this host's body parsing", async () => {
+      running = await host.start(emulator, { passkeys: true });
+      const browser = new Browser(running.url);
+      // Fastify and Nest parse bodies before the mount: the limit is the mount's all the same.
+      const big = await browser.postJson('/auth/passkey/login-options', { padding: 'x'.repeat(20 * 1024) });
+      expect(big.status).toBe(413);
+      expect(code(big)).toBe('BODY_TOO_LARGE');
+      expect(big.headers.get('x-content-type-options')).toBe('nosniff');
+      const form = await browser.postForm('/auth/passkey/login-options', {}, JSON_ACCEPT);
+      expect(form.status).toBe(415);
+      expect(code(form)).toBe('UNSUPPORTED_MEDIA_TYPE');
+      const options = await browser.postJson('/auth/passkey/login-options', {});
+      expect(options.status).toBe(200);
+      expect(options.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(options.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
     it('"Not now" on the offer goes on to /me, and the browser is not offered again', async () => {
       running = await host.start(emulator, { passkeys: true });
       const browser = new Browser(running.url);
