@@ -13,6 +13,8 @@ const app = await create({
     : { clientId: process.env.OTPLESS_CLIENT_ID, clientSecret: requiredEnv('OTPLESS_CLIENT_SECRET') },
   callbackUrl: process.env.CALLBACK_URL ?? `http://localhost:${port}/auth/callback`,
   sessionKeys: [process.env.SESSION_KEY ?? randomBytes(32).toString('hex')],
+  // PASSKEYS=1: the module's `passkeys` option, a passkey offered after a link login.
+  ...(process.env.PASSKEYS ? { passkeys: true as const } : {}),
 });
 await app.listen(port);
 console.log(`Nest app: http://localhost:${port}   dev inbox: ${emulator ? `${emulator.authUrl}/` : 'none'}`);

@@ -29,7 +29,7 @@ import { invalid } from './sendInput.js';
 import { againChoices } from './againChoices.js';
 import { readResend, readWaiting, rememberWaiting } from './waitingRecord.js';
 
-/** Options of the one mount (`magicLinkRoutes()`, and `otplessFastify({ routes })`). */
+/** Options of the one mount (`magicLinkRoutes()`, `otplessFastify({ strategy, passport, ... })`, the Nest module). */
 export interface LoginRoutesOptions {
   /** Where a browser goes once signed in, unless the session holds a `returnTo`. Default '/'. */
   successRedirect?: string;
