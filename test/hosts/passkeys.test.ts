@@ -95,8 +95,11 @@ for (const host of HOSTS) {
       const { challenge, rpId } = loginOptions.json<{ challenge: string; rpId: string }>();
       expect(rpId).toBe('localhost');
       const answer = device.assert({ challenge, origin, rpId, counter: 0 });
+      // A server-side session is a new one once signed in (no fixation of the anonymous one).
+      const anonymous = running.sessions.id(browser);
       const login = await browser.postJson('/auth/passkey/login', answer);
       expect(login.status, login.text).toBe(200);
+      if (anonymous !== '') expect(running.sessions.id(browser)).not.toBe(anonymous);
       expect(login.json()).toEqual({ signedIn: true, redirect: '/me' });
       expect(emulator.outbox().length).toBe(outbox);
       expect(await me(host, browser)).toEqual({ user: { id: to } });
@@ -149,6 +152,18 @@ for (const host of HOSTS) {
       expect(options.status).toBe(200);
       expect(options.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(options.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
+    it("a JSON client's link login gets its JSON answer, not the offer", async () => {
+      running = await host.start(emulator, { passkeys: true });
+      const browser = new Browser(running.url);
+      const to = `${host.id}-json@example.com`;
+      expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
+      const redirect = await browser.get(linkTo(emulator, to));
+      const answer = await browser.get(redirect.location!, JSON_ACCEPT);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.json()).toEqual({ signedIn: true, redirect: '/me' });
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
     });
 
     it('"Not now" on the offer goes on to /me, and the browser is not offered again', async () => {
