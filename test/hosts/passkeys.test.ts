@@ -2,8 +2,10 @@
 // as its guide says (the mount's, the Fastify plugin's or the Nest module's one `passkeys`
 // option), over real sockets with the emulator on port 0: a link login by e-mail lands on the
 // offer; a passkey is made (the soft authenticator answers the browser's part); after logging out
-// the passkey signs the same user in with no message sent, and the login record says so; a
-// second browser with no link login is refused a registration.
+// the passkey signs the same user in with no message sent (in a new server-side session), and the
+// login record says so; a second browser with no link login is refused a registration. Also on
+// each: "Not now" remembered, a JSON client's link login answered in JSON, and the passkey
+// routes' body limit and media type whatever parsed the body first.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
