@@ -47,9 +47,17 @@ export function wantsJson(req: IncomingMessage): boolean {
   return !/\btext\/html\b/i.test(accept);
 }
 
-/** Answers a JSON body with the given status (through the host: see src/web/host.ts). */
+/**
+ * Answers a JSON body with the given status (through the host: see src/web/host.ts). Never
+ * stored by a cache: every answer is one person's (a passkey challenge, a send's masked number).
+ */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  writeAnswer(res, status, { 'Content-Type': 'application/json; charset=utf-8' }, JSON.stringify(body));
+  writeAnswer(
+    res,
+    status,
+    { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+    JSON.stringify(body),
+  );
 }
 
 /** Redirects with 303 (after a POST the browser follows with GET), without Express. */

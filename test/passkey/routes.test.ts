@@ -132,6 +132,8 @@ describe('the offer after a link login', () => {
 
     const options = await browser.postJson('/auth/passkey/register-options', {});
     expect(options.status, options.text).toBe(200);
+    // It carries a challenge for this session: no cache keeps it.
+    expect(options.headers.get('cache-control')).toBe('no-store');
     const body = options.json<{
       rp: { id: string; name: string };
       user: { id: string; name: string };
