@@ -40,7 +40,8 @@ export function writeLoginRisk(req: HttpRequest, record: LoginRecord, risk: Logi
   // A copy as JSON keeps it: `record` may be the one the guards share, which the session (and
   // whoever changes it) must not hold.
   const copy = JSON.parse(JSON.stringify(record)) as LoginRecord;
-  const stored = withSealedToken(session, { ...copy, risk: storedRisk(req, record.id, risk) }, key);
+  // Object.assign: a spread followed by a member makes a new hidden class per call on Node 20 (recordBinding.ts).
+  const stored = withSealedToken(session, Object.assign({}, copy, { risk: storedRisk(req, record.id, risk) }), key);
   setSessionValue(session, LOGIN_RECORD_KEY, bound(session, stored, key));
 }
 

@@ -127,7 +127,12 @@ function patch(req: HttpRequest, res: ServerResponse, session: SessionLike): voi
   }
 }
 
-const CLEAR_HOOKED = Symbol('passport-otpless.clearIfEmpty');
+/**
+ * Responses whose `writeHead` is already wrapped. Kept beside the response, not on it: a
+ * property the response lacks is looked up through Express's long prototype chain, and an
+ * added one changes the response's shape, both of which a login paid for.
+ */
+const CLEAR_HOOKED = new WeakSet<ServerResponse>();
 
 /**
  * cookie-session never writes a new session that is empty, so after a logout the old cookie,
@@ -136,9 +141,8 @@ const CLEAR_HOOKED = Symbol('passport-otpless.clearIfEmpty');
  * wrapper added to `writeHead` now runs before the one cookie-session added earlier.
  */
 function clearIfEmptyOnHeaders(req: HttpRequest, res: ServerResponse): void {
-  const marked = res as ServerResponse & { [CLEAR_HOOKED]?: boolean };
-  if (marked[CLEAR_HOOKED]) return;
-  marked[CLEAR_HOOKED] = true;
+  if (CLEAR_HOOKED.has(res)) return;
+  CLEAR_HOOKED.add(res);
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     const session = sessionOf(req);

@@ -122,7 +122,7 @@ export class CallbackAttempt {
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
       // Taken before verifying (nothing awaited since it was found): this send serves one login, whatever happens next.
       const pending = takeFoundPending(session, own);
-      await this.settings.handoff?.discard(flowId);
+      await this.settings.handoff?.discard(flowId, now, pending.expiresAt);
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');
       if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
