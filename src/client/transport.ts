@@ -66,7 +66,8 @@ export class Transport {
     shape: Check<T>,
     sensitive: readonly string[],
   ): Promise<T> {
-    if (!tracingServiceCalls()) return this.#send(route, path, body, shape, sensitive);
+    // Awaited, not returned: an async function that returns a promise settles two turns later.
+    if (!tracingServiceCalls()) return await this.#send(route, path, body, shape, sensitive);
     // A span for APMs: endpoint, status, the service's error code and the duration; no URL
     // (the authorize call's query holds the secret) and no body.
     const context: ServiceCallContext = { endpoint: route.endpoint };

@@ -128,11 +128,11 @@ function patch(req: HttpRequest, res: ServerResponse, session: SessionLike): voi
 }
 
 /**
- * Responses whose `writeHead` is already wrapped. Kept beside the response, not on it: a
- * property the response lacks is looked up through Express's long prototype chain, and an
- * added one changes the response's shape, both of which a login paid for.
+ * Marks the `writeHead` wrapper itself, so a response is wrapped once. Not a mark on the
+ * response: a property the response lacks is looked up through Express's long prototype chain,
+ * and an added one changes the response's shape, both of which a login paid for.
  */
-const CLEAR_HOOKED = new WeakSet<ServerResponse>();
+const CLEAR_HOOK = Symbol('passport-otpless.clearIfEmpty');
 
 /**
  * cookie-session never writes a new session that is empty, so after a logout the old cookie,
@@ -141,12 +141,13 @@ const CLEAR_HOOKED = new WeakSet<ServerResponse>();
  * wrapper added to `writeHead` now runs before the one cookie-session added earlier.
  */
 function clearIfEmptyOnHeaders(req: HttpRequest, res: ServerResponse): void {
-  if (CLEAR_HOOKED.has(res)) return;
-  CLEAR_HOOKED.add(res);
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+  const writeHead = res.writeHead as ServerResponse['writeHead'] & { [CLEAR_HOOK]?: true };
+  if (writeHead[CLEAR_HOOK]) return;
+  const wrapped = function (this: ServerResponse, ...args: unknown[]) {
     const session = sessionOf(req);
     if (session && Object.keys(session).length === 0) req.session = null;
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse['writeHead'];
+  } as ServerResponse['writeHead'] & { [CLEAR_HOOK]?: true };
+  wrapped[CLEAR_HOOK] = true;
+  res.writeHead = wrapped;
 }

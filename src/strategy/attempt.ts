@@ -126,7 +126,8 @@ export class CallbackAttempt {
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');
       if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
-      return this.enriched(verification, undefined, pending.destinationHashes);
+      // Awaited here: an async function that returns a promise settles two turns later.
+      return await this.enriched(verification, undefined, pending.destinationHashes);
     }
     // The link was opened in another browser than the one that asked for it.
     if (mode === 'refuse') return this.refuse('WRONG_BROWSER');
