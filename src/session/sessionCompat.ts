@@ -143,11 +143,15 @@ const CLEAR_HOOK = Symbol('passport-otpless.clearIfEmpty');
 function clearIfEmptyOnHeaders(req: HttpRequest, res: ServerResponse): void {
   const writeHead = res.writeHead as ServerResponse['writeHead'] & { [CLEAR_HOOK]?: true };
   if (writeHead[CLEAR_HOOK]) return;
-  const wrapped = function (this: ServerResponse, ...args: unknown[]) {
+  // Handed to `marked`, not bound to a name: the build keeps names (keepNames), which would
+  // define the wrapper's `name` on every login.
+  res.writeHead = marked(function (this: ServerResponse, ...args: unknown[]) {
     const session = sessionOf(req);
     if (session && Object.keys(session).length === 0) req.session = null;
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse['writeHead'] & { [CLEAR_HOOK]?: true };
-  wrapped[CLEAR_HOOK] = true;
-  res.writeHead = wrapped;
+  }) as ServerResponse['writeHead'];
+}
+
+function marked<F extends object>(wrapper: F): F & { [CLEAR_HOOK]: true } {
+  return Object.assign(wrapper, { [CLEAR_HOOK]: true as const });
 }
