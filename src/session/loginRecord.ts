@@ -63,11 +63,10 @@ export function buildLoginRecord(
   token: string,
   now: number,
 ): UnboundLoginRecord {
-  const record: UnboundLoginRecord = {
-    v: 2,
-    id: profile.id,
-    verified: [...new Set(profile.identities.filter((i) => i.verified).map((i) => i.type))],
-  };
+  // The verified types, each once, in the order first seen (a loop: this runs on every login).
+  const verified: IdentityType[] = [];
+  for (const i of profile.identities) if (i.verified && !verified.includes(i.type)) verified.push(i.type);
+  const record: UnboundLoginRecord = { v: 2, id: profile.id, verified };
   if (risk) {
     record.risk = { signals: compactSignals(profile.secureInfo), action: risk.action, at: now };
   }
