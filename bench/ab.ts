@@ -17,6 +17,7 @@
  * median with its per-round range, and the median of the per-round ratios (this / base) with
  * theirs: a figure a busy neighbour skews far less than callbacks/s. A diagnosis tool: it writes nothing to results.json.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -55,6 +56,12 @@ const { values } = parseArgs({
     sender: { type: 'string', default: 'separate' },
     /** One small round after a small warm-up: a smoke run (CI), not a measurement. */
     quick: { type: 'boolean', default: false },
+    /**
+     * A directory: each app's V8 CPU profile of the measured rounds (after the warm-up rounds) is
+     * written there (base.cpuprofile, this.cpuprofile); summarize them with
+     * `npx tsx bench/profile.ts --summarize FILE --logins N`. The profiler costs both sides CPU.
+     */
+    profile: { type: 'string' },
   },
 });
 if (values.quick) Object.assign(values, { rounds: '1', logins: '200', warmup: '100', 'warmup-rounds': '1' });
@@ -153,17 +160,23 @@ try {
       connections,
     );
   }
-  const rounds = await runPairs(
+  const sides = [
     { label: 'base', app: apps.base, prepare: prepare.base },
     { label: 'this', app: apps.this, prepare: prepare.this },
-    {
-      logins,
-      connections,
-      rounds: Number(values.rounds),
-      warmupRounds: Number(values['warmup-rounds']),
-      together: values.together,
-    },
-  );
+  ] as const;
+  const pairOptions = { logins, connections, together: values.together };
+  // The warm-up rounds first, so that a profile covers the measured rounds only.
+  await runPairs(...sides, { ...pairOptions, rounds: 0, warmupRounds: Number(values['warmup-rounds']) });
+  if (values.profile) await Promise.all(sides.map((side) => side.app.call('profileStart')));
+  const rounds = await runPairs(...sides, { ...pairOptions, rounds: Number(values.rounds), warmupRounds: 0 });
+  if (values.profile) {
+    mkdirSync(values.profile, { recursive: true });
+    for (const side of sides) {
+      const file = join(values.profile, `${side.label}.cpuprofile`);
+      await side.app.call('profileStop', file);
+      console.log(`${side.label}: profile of ${rounds.length * logins} callbacks in ${file}`);
+    }
+  }
   const s = summarize(rounds);
   console.log(
     `app CPU µs per callback: base ${fmtSpread(s.a.cpuMicrosPerLogin, 0)}, this ${fmtSpread(s.b.cpuMicrosPerLogin, 0)}`,

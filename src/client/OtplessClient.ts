@@ -116,7 +116,10 @@ export class OtplessClient {
   async verifyCode(code: string): Promise<CodeVerificationResult> {
     const value = checkOpaque(code, 'code', 'verifyCode');
     const route = this.#routes.verifyCode;
-    return this.#transport.send(route, route.path, JSON.stringify({ code: value }), codeVerificationResult, [value]);
+    // Awaited, not returned: an async function that returns a promise settles two turns later.
+    return await this.#transport.send(route, route.path, JSON.stringify({ code: value }), codeVerificationResult, [
+      value,
+    ]);
   }
 
   /**

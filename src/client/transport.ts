@@ -11,7 +11,7 @@ import type { Check } from './shapes/check.js';
 import { decodeBody } from './decode.js';
 import { serviceCallTracing, tracingServiceCalls, type ServiceCallContext } from '../diagnostics.js';
 import { Deadline } from './deadline.js';
-import { retryUnsent } from './retryUnsent.js';
+import { withRetryUnsent } from './retryUnsent.js';
 
 /** The fixed part of one endpoint's requests, built once per client. */
 export interface Route {
@@ -47,11 +47,13 @@ export class Transport {
     this.#timeoutMs = options.timeoutMs;
     this.#maxResponseBytes = options.maxResponseBytes;
     this.#secrets = options.secrets;
-    this.#agent = createAgent({
-      connections: options.connections,
-      // undici stops reading (and drops the socket) past this, so a huge chunked body is never buffered.
-      maxResponseSize: options.maxResponseBytes,
-    }).compose(retryUnsent);
+    this.#agent = withRetryUnsent(
+      createAgent({
+        connections: options.connections,
+        // undici stops reading (and drops the socket) past this, so a huge chunked body is never buffered.
+        maxResponseSize: options.maxResponseBytes,
+      }),
+    );
   }
 
   /**
@@ -66,7 +68,8 @@ export class Transport {
     shape: Check<T>,
     sensitive: readonly string[],
   ): Promise<T> {
-    if (!tracingServiceCalls()) return this.#send(route, path, body, shape, sensitive);
+    // Awaited, not returned: an async function that returns a promise settles two turns later.
+    if (!tracingServiceCalls()) return await this.#send(route, path, body, shape, sensitive);
     // A span for APMs: endpoint, status, the service's error code and the duration; no URL
     // (the authorize call's query holds the secret) and no body.
     const context: ServiceCallContext = { endpoint: route.endpoint };

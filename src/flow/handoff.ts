@@ -102,7 +102,7 @@ export class Handoff {
    */
   async recordSend(flowId: string, started: StoredFlow, requestIds: readonly string[]): Promise<boolean> {
     const sendIds = [...new Set(requestIds.map((id) => this.#secrets.sendDigest(id)))];
-    return this.#move(flowId, started, { ...started.record, sendIds });
+    return this.#move(flowId, started, Object.assign({}, started.record, { sendIds }));
   }
 
   /**
@@ -114,7 +114,7 @@ export class Handoff {
     if (current.record.state !== 'pending') return false;
     const added = requestIds.map((id) => this.#secrets.sendDigest(id));
     const sendIds = [...new Set([...(current.record.sendIds ?? []), ...added])];
-    return this.#move(flowId, current, { ...current.record, sendIds });
+    return this.#move(flowId, current, Object.assign({}, current.record, { sendIds }));
   }
 
   /** Whether the verified code belongs to this flow's send (by the service's request id). */
@@ -130,12 +130,12 @@ export class Handoff {
 
   /** Denies a pending flow for good; false when it moved on since it was read (compare-and-set). */
   async deny(flowId: string, flow: PendingFlow, why: FlowDenial): Promise<boolean> {
-    return this.#move(flowId, flow, { ...flow.record, state: 'denied', deniedBecause: why });
+    return this.#move(flowId, flow, Object.assign({}, flow.record, { state: 'denied' as const, deniedBecause: why }));
   }
 
   /** Approves a pending flow with the verification, sealed; false when it moved on since it was read. */
   async approve(flowId: string, flow: PendingFlow, approval: FlowApproval): Promise<boolean> {
-    return this.#move(flowId, flow, { ...flow.record, state: 'approved', approval });
+    return this.#move(flowId, flow, Object.assign({}, flow.record, { state: 'approved' as const, approval }));
   }
 
   /**
@@ -179,16 +179,26 @@ export class Handoff {
   /**
    * Drops a flow (the asking browser finished it itself, opening the link), marked as an approval
    * used is: its status then reads `none`, not `expired`, and the record written back by whoever
-   * kept it opens no approval.
+   * kept it opens no approval. `expiresAt`: the flow's expiry when the caller knows it (the
+   * asking browser's send); otherwise it is read from the record.
    */
-  async discard(flowId: string, now = Date.now()): Promise<void> {
+  async discard(flowId: string, now = Date.now(), expiresAt?: number): Promise<void> {
     const raw = await this.#store.take(this.#secrets.flowKey(flowId));
-    const flow = raw === undefined ? undefined : this.#opened(flowId, raw, now);
-    if (!flow) return;
+    if (raw === undefined) return;
+    // The asking browser's own send gives the flow's expiry (`expiresAt`, from the session's
+    // sealed pending send: the flow was stored with that same expiry, which never changes), so
+    // the login does not open the record only to read it. A record that would not have opened
+    // gets the mark too: a mark refuses approvals of this flow, it never grants one.
+    let until = expiresAt;
+    if (until === undefined) {
+      const flow = this.#opened(flowId, raw, now);
+      if (!flow) return;
+      until = flow.record.expiresAt;
+    }
     await this.#store.create(
       this.#secrets.approvalUsedKey(flowId),
       '1',
-      Math.max(1, flow.record.expiresAt - now) + USED_MARK_MARGIN_MS,
+      Math.max(1, until - now) + USED_MARK_MARGIN_MS,
     );
   }
 

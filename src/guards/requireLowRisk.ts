@@ -148,11 +148,14 @@ export function requireLowRisk(options?: RequireLowRiskOptions): GuardMiddleware
     if (!fresh) return respond(req, res, next, record, judge(record, now, stale, false, verdicts), now);
     return fresh.then((signals) => {
       if (!signals) return respond(req, res, next, record, judge(record, now, true, false, verdicts), now);
-      const risk = { ...signals, action: assessRisk(signals.signals, policy, { now: signals.at }).action };
+      // Object.assign: a spread followed by a member makes a new hidden class per call on Node 20.
+      const risk = Object.assign({}, signals, {
+        action: assessRisk(signals.signals, policy, { now: signals.at }).action,
+      });
       // A new record, never a change to the one read: with a server-side session that object is
       // the stored one, and only writeLoginRisk() writes the session.
       writeLoginRisk(req, record, risk);
-      const refreshed = { ...record, risk };
+      const refreshed = Object.assign({}, record, { risk });
       respond(req, res, next, refreshed, judge(refreshed, now, false, true), now);
     });
   });

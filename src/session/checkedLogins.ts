@@ -130,8 +130,10 @@ function check(req: object, session: SessionLike, stored: StoredLoginRecord): Ch
 
 /** A copy of a checked record, for whoever may change what it is given. */
 export function copyRecord(record: LoginRecord): LoginRecord {
-  const copy: LoginRecord = { ...record, verified: [...record.verified] };
+  // Object.assign, not `{ ...record, verified }`: a spread followed by a member makes a new hidden
+  // class per call on Node 20 (see recordBinding.ts); the guards copy a record per request.
+  const copy: LoginRecord = Object.assign({}, record, { verified: [...record.verified] });
   const risk = record.risk;
-  if (risk) copy.risk = { ...risk, signals: risk.signals && { ...risk.signals } };
+  if (risk) copy.risk = Object.assign({}, risk, { signals: risk.signals && { ...risk.signals } });
   return copy;
 }

@@ -175,7 +175,8 @@ export function addRequestIdsToPending(
   const key = found && recordKeyById(found.stored.k);
   if (!found || !key) return false;
   const hashes = [...new Set([...found.stored.requestIdHashes, ...requestIds.map((r) => hashRequestId(r.value))])];
-  const entry: StoredPending = { ...found.stored, requestIdHashes: hashes, f: '' };
+  // Object.assign: a spread followed by members makes a new hidden class per call on Node 20 (recordBinding.ts).
+  const entry: StoredPending = Object.assign({}, found.stored, { requestIdHashes: hashes, f: '' });
   entry.f = sealJson(key.key, flowId, contextOf(session, entry));
   setSessionValue(
     session,

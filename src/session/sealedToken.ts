@@ -35,7 +35,8 @@ export function withSealedToken<R extends { id: string; token?: string }>(
 ): R {
   // Only a token (a string) is sealed: anything else stays as it is, for the shape check to refuse.
   if (typeof record.token !== 'string') return record;
-  return { ...record, token: sealJson(sealKeyOf(key), record.token, contextOf(session, record.id)) };
+  // Object.assign: a spread followed by a member makes a new hidden class per call on Node 20 (recordBinding.ts).
+  return Object.assign({}, record, { token: sealJson(sealKeyOf(key), record.token, contextOf(session, record.id)) });
 }
 
 /**

@@ -127,7 +127,12 @@ function patch(req: HttpRequest, res: ServerResponse, session: SessionLike): voi
   }
 }
 
-const CLEAR_HOOKED = Symbol('passport-otpless.clearIfEmpty');
+/**
+ * Marks the `writeHead` wrapper itself, so a response is wrapped once. Not a mark on the
+ * response: a property the response lacks is looked up through Express's long prototype chain,
+ * and an added one changes the response's shape, both of which a login paid for.
+ */
+const CLEAR_HOOK = Symbol('passport-otpless.clearIfEmpty');
 
 /**
  * cookie-session never writes a new session that is empty, so after a logout the old cookie,
@@ -136,13 +141,17 @@ const CLEAR_HOOKED = Symbol('passport-otpless.clearIfEmpty');
  * wrapper added to `writeHead` now runs before the one cookie-session added earlier.
  */
 function clearIfEmptyOnHeaders(req: HttpRequest, res: ServerResponse): void {
-  const marked = res as ServerResponse & { [CLEAR_HOOKED]?: boolean };
-  if (marked[CLEAR_HOOKED]) return;
-  marked[CLEAR_HOOKED] = true;
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+  const writeHead = res.writeHead as ServerResponse['writeHead'] & { [CLEAR_HOOK]?: true };
+  if (writeHead[CLEAR_HOOK]) return;
+  // Handed to `marked`, not bound to a name: the build keeps names (keepNames), which would
+  // define the wrapper's `name` on every login.
+  res.writeHead = marked(function (this: ServerResponse, ...args: unknown[]) {
     const session = sessionOf(req);
     if (session && Object.keys(session).length === 0) req.session = null;
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse['writeHead'];
+  }) as ServerResponse['writeHead'];
+}
+
+function marked<F extends object>(wrapper: F): F & { [CLEAR_HOOK]: true } {
+  return Object.assign(wrapper, { [CLEAR_HOOK]: true as const });
 }

@@ -131,11 +131,12 @@ export class CallbackAttempt {
       if (!this.isSameOriginIfPosted(req)) return this.refuse('CROSS_SITE');
       // Taken before verifying (nothing awaited since it was found): this send serves one login, whatever happens next.
       const pending = takeFoundPending(session, own);
-      await this.settings.handoff?.discard(flowId);
+      await this.settings.handoff?.discard(flowId, now, pending.expiresAt);
       const verification = await this.verifyCode(code);
       if (!verification) return this.refuse('CODE_REJECTED');
       if (!this.requestIdAgrees(session, pending, verification.requestId, now)) return this.refuse('WRONG_BROWSER');
-      return this.enriched(verification, undefined, pending.destinationHashes);
+      // Awaited here: an async function that returns a promise settles two turns later.
+      return await this.enriched(verification, undefined, pending.destinationHashes);
     }
     // The link was opened in another browser than the one that asked for it.
     if (mode === 'refuse') return this.refuse('WRONG_BROWSER');

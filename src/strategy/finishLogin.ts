@@ -87,8 +87,11 @@ export async function finishLogin(
   // Send limits: a login that went through clears the send counts of what it verified (best effort).
   const limiter = settings.limiter;
   if (limiter) {
-    const verified = profile.identities.filter((i) => i.verified);
-    await Promise.all(verified.map((i) => limiter.resetDestination(i.value).catch(() => undefined)));
+    const resets: Array<Promise<void>> = [];
+    for (const i of profile.identities) if (i.verified) resets.push(limiter.resetDestination(i.value).catch(ignore));
+    // Most logins verify one identity: its reset awaited alone, not through Promise.all.
+    if (resets.length === 1) await resets[0];
+    else if (resets.length > 1) await Promise.all(resets);
   }
   if (channels.loginSucceeded.hasSubscribers) {
     channels.loginSucceeded.publish({
@@ -99,6 +102,8 @@ export async function finishLogin(
   }
   return { user, info };
 }
+
+const ignore = (): undefined => undefined;
 
 /** A verdict whenever signals were asked for; none when no call could have returned them. */
 function assess(settings: LoginSetup, viaToken: boolean, enrichments: Enrichments): RiskVerdict | undefined {

@@ -117,28 +117,33 @@ export function buildProfile(
 ): MagicLinkProfile | undefined {
   const { verification, tokenValidation, secureInfo, userInfo, sessionDetails } = answers;
   const vouchedBySend = onlyDestination(sentTo, destinationKey);
-  const identities = mergeIdentities(
-    [
-      ...(tokenValidation?.identities ?? []).map((i) => normalizeIdentity(i, readIsoTime(i.verifiedAt))),
-      // Verified only when the service says so, or, when it says nothing, when the identity is the
-      // one destination this browser's send went to (see `onlyDestination`). Its time is
-      // `verifiedTimestamp` (epoch ms), or `verifiedAt` (ISO) in the older shape of the answer.
-      ...(verification?.userDetails.identities ?? []).map((i) => {
-        const normalized = normalizeIdentity(i, readEpochMs(i.verifiedTimestamp) ?? readIsoTime(i.verifiedAt));
-        if (normalized && i.verified === undefined && vouchedBySend(normalized.value)) normalized.verified = true;
-        return normalized;
-      }),
-      // Session details carry no `verified` (spec 2.3): an identity counts as verified when the
-      // service dates its verification (`verifiedAt`, epoch ms, not in the future); one without a
-      // readable time is listed, unverified (fail closed).
-      ...(sessionDetails?.identities ?? []).map((i) => {
-        const at = readEpochMs(i.verifiedAt);
-        const normalized = normalizeIdentity(i, at);
-        if (normalized && at !== undefined && at <= Date.now() + SESSION_CLOCK_SKEW_MS) normalized.verified = true;
-        return normalized;
-      }),
-    ].filter((i) => i !== undefined),
-  );
+  // One list, in this order, of what normalizes (loops, not spreads of mapped copies: this runs
+  // on every login).
+  const found: MagicLinkIdentity[] = [];
+  for (const i of tokenValidation?.identities ?? []) {
+    const normalized = normalizeIdentity(i, readIsoTime(i.verifiedAt));
+    if (normalized) found.push(normalized);
+  }
+  // Verified only when the service says so, or, when it says nothing, when the identity is the
+  // one destination this browser's send went to (see `onlyDestination`). Its time is
+  // `verifiedTimestamp` (epoch ms), or `verifiedAt` (ISO) in the older shape of the answer.
+  for (const i of verification?.userDetails.identities ?? []) {
+    const normalized = normalizeIdentity(i, readEpochMs(i.verifiedTimestamp) ?? readIsoTime(i.verifiedAt));
+    if (!normalized) continue;
+    if (i.verified === undefined && vouchedBySend(normalized.value)) normalized.verified = true;
+    found.push(normalized);
+  }
+  // Session details carry no `verified` (spec 2.3): an identity counts as verified when the
+  // service dates its verification (`verifiedAt`, epoch ms, not in the future); one without a
+  // readable time is listed, unverified (fail closed).
+  for (const i of sessionDetails?.identities ?? []) {
+    const at = readEpochMs(i.verifiedAt);
+    const normalized = normalizeIdentity(i, at);
+    if (!normalized) continue;
+    if (at !== undefined && at <= Date.now() + SESSION_CLOCK_SKEW_MS) normalized.verified = true;
+    found.push(normalized);
+  }
+  const identities = mergeIdentities(found);
 
   const emails = contactList(
     identities.filter((i) => i.type === 'EMAIL').map((i) => ({ value: i.value, verified: i.verified })),
@@ -225,14 +230,24 @@ function authenticationTime(
   identities: readonly MagicLinkIdentity[],
 ): number | undefined {
   const details = answers.verification?.userDetails;
-  const verifiedTimes = identities.filter((i) => i.verified && i.verifiedAt).map((i) => i.verifiedAt!.getTime());
   return (
     readAuthTime(answers.userInfo?.auth_time) ??
     readEpochMs(details?.completedAt) ??
     readIsoTime(details?.timestamp) ??
-    (verifiedTimes.length > 0 ? Math.max(...verifiedTimes) : undefined) ??
+    latestVerifiedAt(identities) ??
     readEpochMs(answers.sessionDetails?.startedAt)
   );
+}
+
+/** The latest `verifiedAt` of a verified identity (asked only when the answers give no time of their own). */
+function latestVerifiedAt(identities: readonly MagicLinkIdentity[]): number | undefined {
+  let latest: number | undefined;
+  for (const i of identities) {
+    if (!i.verified || !i.verifiedAt) continue;
+    const at = i.verifiedAt.getTime();
+    latest = latest === undefined ? at : Math.max(latest, at);
+  }
+  return latest;
 }
 
 /**
@@ -245,8 +260,8 @@ function authenticationTime(
  * only the service's `verified: true` counts.
  */
 function onlyDestination(sentTo: readonly string[], key: Buffer | undefined): (value: string) => boolean {
-  const [only, ...others] = sentTo;
-  if (only === undefined || others.length > 0) return () => false;
+  const only = sentTo[0];
+  if (only === undefined || sentTo.length > 1) return () => false;
   return (value) => hashDestination(value, key) === only;
 }
 

@@ -667,3 +667,31 @@ describe('flow records', () => {
     }
   });
 });
+
+describe('discard: the asking browser opened its own link', () => {
+  it("with the send's expiry given, the flow goes and its approval is marked used until then (plus the margin), without opening the record", async () => {
+    let clock = 1_000_000;
+    const store = new MemoryFlowStore({}, () => clock);
+    const secrets = new StoreSecrets('discard-test-secret-0123456789abcdef');
+    const handoff = new Handoff(store, secrets);
+    const flowId = 'AAAAAAAAAAAAAAAAAAAAAA';
+    const expiresAt = clock + 600_000;
+    await handoff.start(flowId, { expiresAt, askedBy: { at: clock } }, clock);
+    await handoff.discard(flowId, clock, expiresAt);
+    expect(await store.get(secrets.flowKey(flowId))).toBeUndefined();
+    expect((await handoff.status(flowId, clock)).status).toBe('none');
+    // The mark lives to the flow's end plus the 60 s margin (the memory store drops marks in
+    // 30-second buckets, so at most that much later).
+    clock = expiresAt + 60_000 - 1;
+    expect(await store.get(secrets.approvalUsedKey(flowId))).toBeDefined();
+    clock = expiresAt + 60_000 + 30_000;
+    expect(await store.get(secrets.approvalUsedKey(flowId))).toBeUndefined();
+  });
+
+  it('a flow already gone leaves no mark', async () => {
+    const store = new MemoryFlowStore();
+    const secrets = new StoreSecrets('discard-test-secret-0123456789abcdef');
+    await new Handoff(store, secrets).discard('BBBBBBBBBBBBBBBBBBBBBB', Date.now(), Date.now() + 600_000);
+    expect(await store.get(secrets.approvalUsedKey('BBBBBBBBBBBBBBBBBBBBBB'))).toBeUndefined();
+  });
+});
