@@ -1,7 +1,7 @@
 /**
  * The peers a user would pick instead, each paired with ours in the same run:
  * `npx tsx bench/peers.ts [--peers magic-login,magic-login-key,better-auth] [--rounds 7]
- * [--logins 1000] [--peers-dir DIR]`.
+ * [--logins 1000] [--peers-dir DIR] [--returning]`.
  *
  * Each peer app is built as its README shows (bench/support/peerAppChild.ts) and loaded at the
  * same time as our strategy app (bench/support/appChild.ts, the test harness's app), each in its
@@ -37,6 +37,11 @@ export interface PeersBenchOptions {
   warmup: number;
   connections: number;
   peersDir?: string | undefined;
+  /**
+   * Each login by an address that signed in before (`--returning`): a peer that keeps users
+   * (better-auth) then finds one instead of signing one up per login. The warm-up signs them up.
+   */
+  returning?: boolean;
 }
 
 export const PEERS_BENCH_DEFAULTS: PeersBenchOptions = {
@@ -88,9 +93,21 @@ function available(peers: PeerMode[], dir: string | undefined, log: (line: strin
 
 let made = 0;
 
-/** Fresh links of a peer app: its own send route, then its outbox (nothing is clicked in between). */
-async function preparePeer(peer: Child<{ url: string }>, mode: PeerMode, count: number, agent: Agent) {
-  const emails = Array.from({ length: count }, () => `peer-${process.pid}-${++made}@example.com`);
+/**
+ * Fresh links of a peer app: its own send route, then its outbox (nothing is clicked in between).
+ * Each to a new address, or with `returning` to the same addresses batch after batch (distinct
+ * within a batch: the peer's outbox keeps one link per address).
+ */
+async function preparePeer(
+  peer: Child<{ url: string }>,
+  mode: PeerMode,
+  count: number,
+  agent: Agent,
+  returning = false,
+) {
+  const emails = Array.from({ length: count }, (_, i) =>
+    returning ? `peer-${process.pid}-returning-${i}@example.com` : `peer-${process.pid}-${++made}@example.com`,
+  );
   const ba = mode === 'better-auth';
   await pool(count, 50, async (i) => {
     const email = emails[i] as string;
@@ -143,7 +160,7 @@ export async function runPeersBench(
         const peerSide: PairSide = {
           label: mode,
           app: peer,
-          prepare: (count) => preparePeer(peer, mode, count, agent),
+          prepare: (count) => preparePeer(peer, mode, count, agent, options.returning),
         };
         log(`peers: ours with ${PEERS[mode].name}, ${options.logins} logins x ${options.rounds} rounds, together`);
         for (const side of [oursSide, peerSide]) {
@@ -188,7 +205,7 @@ export async function runPeersBench(
             details: {
               reportOnly: true,
               peerSkips: PEERS[mode].skips,
-              method: `both apps loaded at once, ${options.connections} connections each, ${options.logins} fresh logins each per round, ${options.warmupRounds} warm-up rounds discarded`,
+              method: `both apps loaded at once, ${options.connections} connections each, ${options.logins} fresh logins each per round${options.returning ? ' (the peer: by addresses that signed in before)' : ''}, ${options.warmupRounds} warm-up rounds discarded`,
               peerCpuOverOurs: s.cpuRatio,
               peerLoginsPerSecondOverOurs: s.rpsRatio,
               ours: { ...s.a, heapMB: mb(heap.ours) },
@@ -220,6 +237,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       'warmup-rounds': { type: 'string' },
       connections: { type: 'string' },
       'peers-dir': { type: 'string' },
+      returning: { type: 'boolean' },
     },
   });
   const d = PEERS_BENCH_DEFAULTS;
@@ -231,6 +249,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     warmupRounds: Number(values['warmup-rounds'] ?? d.warmupRounds),
     connections: Number(values.connections ?? d.connections),
     peersDir: values['peers-dir'] ?? process.env.BENCH_PEERS_DIR,
+    returning: values.returning === true,
   });
   printTable(rows);
 }

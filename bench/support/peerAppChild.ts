@@ -133,7 +133,9 @@ async function startBetterAuth(): Promise<Started> {
   }>('better-auth/db/migration');
   const Database = (await importPeer<{ default: new (file: string) => { close(): void } }>('better-sqlite3')).default;
   const dir = mkdtempSync(join(tmpdir(), 'bench-better-auth-'));
-  const db = new Database(join(dir, 'sqlite.db'));
+  // BENCH_BETTER_AUTH_DB=memory: an in-memory database (no file, no journal), to tell how much
+  // of better-auth's cost is SQLite's writes to disk (docs/performance.md, the peers).
+  const db = new Database(process.env.BENCH_BETTER_AUTH_DB === 'memory' ? ':memory:' : join(dir, 'sqlite.db'));
   const app = express();
   const server = await listen(app);
   const auth = betterAuth({
