@@ -1,29 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { Browser } from '../examples/helpers/browser.js';
 import type { Page } from '../examples/helpers/browser.js';
-import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
-import { CLIENT, HOSTS } from './hosts.js';
-import type { RunningHost } from './hosts.js';
+import { HOSTS } from './hosts.js';
+import { useHostSuite } from './suite.js';
 
 // Every answer the package writes says `X-Content-Type-Options: nosniff` (JSON too, not only
 // pages), and the mount's routes take one body limit on every host: 16 KiB.
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
-let emulator: Emulator;
-beforeAll(async () => {
-  await ensureBuilt(); // the NestJS example imports 'passport-otpless' (dist/)
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-}, 180_000);
-afterAll(() => emulator?.close());
-
-let running: RunningHost | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
+const suite = useHostSuite();
 
 function expectNoSniff(page: Page, what: string): void {
   expect(page.headers.get('x-content-type-options'), what).toBe('nosniff');
@@ -32,7 +18,7 @@ function expectNoSniff(page: Page, what: string): void {
 for (const host of HOSTS) {
   describe(`${host.label} with ${host.session}: answers`, () => {
     it('say nosniff, JSON and redirects included', async () => {
-      running = await host.start(emulator, {});
+      const running = await suite.start(host, {});
       const browser = new Browser(running.url);
       const refused = await browser.postJson('/auth/magic-link', { email: 'not an address' });
       expect(refused.status).toBe(400);
@@ -58,7 +44,7 @@ for (const host of HOSTS) {
     });
 
     it('refuse a send body over 16 KiB with 413, JSON or form', async () => {
-      running = await host.start(emulator, {});
+      const running = await suite.start(host, {});
       const browser = new Browser(running.url);
       const padding = 'x'.repeat(20 * 1024);
       const json = await browser.postJson('/auth/magic-link', { email: `big-${host.id}@example.com`, padding });
@@ -71,7 +57,12 @@ for (const host of HOSTS) {
       );
       expect(form.status).toBe(413);
       // Nothing was sent.
-      expect(emulator.outbox().some((e) => e.to.startsWith(`big-`) && e.to.includes(host.id))).toBe(false);
+      expect(
+        suite
+          .emulator()
+          .outbox()
+          .some((e) => e.to.startsWith(`big-`) && e.to.includes(host.id)),
+      ).toBe(false);
       // A sign-in body within the limit still goes through.
       const small = await browser.postJson('/auth/magic-link', { email: `small-${host.id}@example.com` });
       expect(small.status).toBe(200);

@@ -6,31 +6,18 @@
 // login record says so; a second browser with no link login is refused a registration. Also on
 // each: "Not now" remembered, a JSON client's link login answered in JSON, and the passkey
 // routes' body limit and media type whatever parsed the body first.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { Browser } from '../examples/helpers/browser.js';
 import type { Page } from '../examples/helpers/browser.js';
-import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 import { linkTo, openLink } from '../examples/helpers/inbox.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
-import { CLIENT, HOSTS } from './hosts.js';
-import type { HostDefinition, RunningHost } from './hosts.js';
+import { HOSTS } from './hosts.js';
+import { useHostSuite } from './suite.js';
+import type { HostDefinition } from './hosts.js';
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
-let emulator: Emulator;
-beforeAll(async () => {
-  await ensureBuilt(); // the NestJS example imports 'passport-otpless' (dist/)
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-}, 180_000);
-afterAll(() => emulator?.close());
-
-let running: RunningHost | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
+const suite = useHostSuite();
 
 /** `{ user }` of GET /me, however the host's app shows it (the id only). */
 async function me(host: HostDefinition, browser: Browser): Promise<unknown> {
@@ -44,7 +31,7 @@ const code = (page: Page): string => page.json<{ error: { code: string } }>().er
 for (const host of HOSTS) {
   describe(`${host.label} with ${host.session}`, () => {
     it('link login, passkey made on the offer, logout, passkey sign-in with no message; a registration without a link login is refused', async () => {
-      running = await host.start(emulator, { passkeys: true });
+      const running = await suite.start(host, { passkeys: true });
       const { url } = running;
       const origin = new URL(url).origin;
       const browser = new Browser(url);
@@ -54,7 +41,7 @@ for (const host of HOSTS) {
       // (a) A link login by e-mail: the callback goes on to the offer, not yet to /me.
       const sent = await browser.postJson('/auth/magic-link', { email: to });
       expect(sent.status, sent.text).toBe(200);
-      const callback = await openLink(browser, linkTo(emulator, to));
+      const callback = await openLink(browser, linkTo(suite.emulator(), to));
       expect(callback.status, callback.text).toBe(host.successStatus ?? 302);
       expect(new URL(callback.location!).pathname).toBe('/auth/passkey');
       expect(await me(host, browser)).toEqual({ user: { id: to } });
@@ -88,7 +75,7 @@ for (const host of HOSTS) {
       expect(await me(host, browser)).toEqual({ user: null });
 
       // (d) The passkey signs the same user in, and no message is sent.
-      const outbox = emulator.outbox().length;
+      const outbox = suite.emulator().outbox().length;
       const signIn = await browser.get('/auth/sign-in');
       expect(signIn.status).toBe(200);
       expect(signIn.text).toContain('Sign in with a passkey');
@@ -103,7 +90,7 @@ for (const host of HOSTS) {
       expect(login.status, login.text).toBe(200);
       if (anonymous !== '') expect(running.sessions.id(browser)).not.toBe(anonymous);
       expect(login.json()).toEqual({ signedIn: true, redirect: '/me' });
-      expect(emulator.outbox().length).toBe(outbox);
+      expect(suite.emulator().outbox().length).toBe(outbox);
       expect(await me(host, browser)).toEqual({ user: { id: to } });
       // The login record says how: a passkey, with what the link login verified.
       const record = (await running.sessions.read(browser)).otpless;
@@ -136,11 +123,11 @@ for (const host of HOSTS) {
       expect(there.status, there.text).toBe(200);
       expect(there.json()).toEqual({ signedIn: true, redirect: '/me?from=passkey' });
       expect(await me(host, other)).toEqual({ user: { id: to } });
-      expect(emulator.outbox().length).toBe(outbox);
+      expect(suite.emulator().outbox().length).toBe(outbox);
     });
 
     it("the passkey routes take JSON only, within the mount's 16 KiB, on this host's body parsing", async () => {
-      running = await host.start(emulator, { passkeys: true });
+      const running = await suite.start(host, { passkeys: true });
       const browser = new Browser(running.url);
       // Fastify and Nest parse bodies before the mount: the limit is the mount's all the same.
       const big = await browser.postJson('/auth/passkey/login-options', { padding: 'x'.repeat(20 * 1024) });
@@ -157,11 +144,11 @@ for (const host of HOSTS) {
     });
 
     it("a JSON client's link login gets its JSON answer, not the offer", async () => {
-      running = await host.start(emulator, { passkeys: true });
+      const running = await suite.start(host, { passkeys: true });
       const browser = new Browser(running.url);
       const to = `${host.id}-json@example.com`;
       expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
-      const redirect = await browser.get(linkTo(emulator, to));
+      const redirect = await browser.get(linkTo(suite.emulator(), to));
       const answer = await browser.get(redirect.location!, JSON_ACCEPT);
       expect(answer.status, answer.text).toBe(200);
       expect(answer.json()).toEqual({ signedIn: true, redirect: '/me' });
@@ -169,12 +156,12 @@ for (const host of HOSTS) {
     });
 
     it('"Not now" on the offer goes on to /me, and the browser is not offered again', async () => {
-      running = await host.start(emulator, { passkeys: true });
+      const running = await suite.start(host, { passkeys: true });
       const browser = new Browser(running.url);
       const to = `${host.id}-later@example.com`;
       const linkLogin = async (): Promise<Page> => {
         expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
-        return openLink(browser, linkTo(emulator, to));
+        return openLink(browser, linkTo(suite.emulator(), to));
       };
       const first = await linkLogin();
       expect(new URL(first.location!).pathname).toBe('/auth/passkey');

@@ -1,11 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { Browser } from '../examples/helpers/browser.js';
-import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 import { linkTo, openLink } from '../examples/helpers/inbox.js';
-import { CLIENT, HOSTS } from './hosts.js';
-import type { HostDefinition, RunningHost } from './hosts.js';
+import { HOSTS } from './hosts.js';
+import { useHostSuite } from './suite.js';
+import type { HostDefinition } from './hosts.js';
 
 // The session id comes from the session library, never from the session's data: on every host,
 // a writer of the session store (for a cookie session, a holder of its key) who puts `id`,
@@ -16,18 +14,7 @@ import type { HostDefinition, RunningHost } from './hosts.js';
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
-let emulator: Emulator;
-beforeAll(async () => {
-  await ensureBuilt(); // the NestJS example imports 'passport-otpless' (dist/)
-  emulator = await startEmulator({ clients: [CLIENT], quiet: true });
-}, 180_000);
-afterAll(() => emulator?.close());
-
-let running: RunningHost | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
+const suite = useHostSuite();
 
 let counter = 0;
 const email = (host: HostDefinition): string => `fields-${host.id}-${(counter += 1)}@example.com`;
@@ -41,7 +28,7 @@ async function userOf(host: HostDefinition, browser: Browser): Promise<unknown> 
 async function signIn(host: HostDefinition, browser: Browser): Promise<string> {
   const to = email(host);
   expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
-  const callback = await openLink(browser, linkTo(emulator, to));
+  const callback = await openLink(browser, linkTo(suite.emulator(), to));
   expect(callback.status).toBe(host.successStatus ?? 302);
   expect(await userOf(host, browser)).toEqual({ id: to });
   return to;
@@ -57,7 +44,7 @@ for (const host of HOSTS) {
   const serverSide = host.session === 'express-session' || host.session === '@fastify/session';
   describe(`${host.label} with ${host.session}: stored id fields`, () => {
     it('leave the guards where they were', async () => {
-      running = await host.start(emulator, {});
+      const running = await suite.start(host, {});
       const { sessions } = running;
       const victim = new Browser(running.url);
       const writer = victim.fresh();
@@ -83,7 +70,7 @@ for (const host of HOSTS) {
     });
 
     it('leave the handoff where it was', async () => {
-      running = await host.start(emulator, {});
+      const running = await suite.start(host, {});
       const { sessions } = running;
       const laptop = new Browser(running.url);
       const writer = laptop.fresh();
@@ -93,7 +80,7 @@ for (const host of HOSTS) {
       expect(sent.status).toBe(200);
       const { match } = sent.json<{ match: string }>();
       const phone = laptop.fresh();
-      const callbackUrl = (await phone.get(linkTo(emulator, to))).location!;
+      const callbackUrl = (await phone.get(linkTo(suite.emulator(), to))).location!;
       expect((await phone.postForm(callbackUrl, { match })).status).toBe(200);
       expect((await laptop.get('/auth/status', JSON_ACCEPT)).json()).toMatchObject({ status: 'approved' });
       const laptopId = sessions.id(laptop);
