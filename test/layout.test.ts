@@ -25,6 +25,7 @@ const TESTED_THROUGH: Record<string, string> = {
   'check/enrich.ts': 'test/check/run.test.ts',
   'check/landing.ts': 'test/check/run.test.ts',
   'check/linkTwice.ts': 'test/check/unknowns.test.ts',
+  'check/recommendUnknowns.ts': 'test/check/unknowns.test.ts',
   'check/riskValues.ts': 'test/check/unknowns.test.ts',
   'check/sessionActivity.ts': 'test/check/unknowns.test.ts',
   'check/verifiedAt.ts': 'test/check/unknowns.test.ts',
