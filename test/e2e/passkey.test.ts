@@ -4,6 +4,7 @@
 // the guards on a passkey login; "Not now" remembered; a registration refused without a fresh
 // link login; a browser with no passkey; a cloned authenticator whose counter went backwards.
 // The offer and sign-in pages are audited: axe finds nothing serious, nothing scrolls at 390 px.
+// The guide's own runnable block, pasted into a new folder and run as is: pastedPasskeys.test.ts.
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
