@@ -22,7 +22,7 @@ import { findPending, recordKeyOf, requestIdMatches, type StoredPending } from '
 import { profilerCommands } from './profiler.js';
 
 export interface FastifyAppChildArgs {
-  mode: 'strategy' | 'bare' | 'bare-passport';
+  mode: 'strategy' | 'mount' | 'bare' | 'bare-passport';
   authUrl: string;
   userAuthUrl: string;
 }
@@ -44,7 +44,12 @@ async function listen(): Promise<{ server: ReturnType<typeof createServer>; url:
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * The strategy app. 'strategy' routes the callback itself (`preValidation:
+ * passport.authenticate(name, { successRedirect })`); 'mount' registers the whole mount as
+ * docs/frameworks.md shows it (`otplessFastify({ strategy, passport, successRedirect, secret })`).
+ */
+async function startStrategyApp(mount: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
   const { server, url } = await listen();
   const strategy = new MagicLinkStrategy(
     {
@@ -59,18 +64,24 @@ async function startStrategyApp(): Promise<{ url: string; stop: () => Promise<vo
   const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
   const passport = new Authenticator();
   await app.register(fastifySecureSession, SESSION);
-  await app.register(otplessFastify({ secret: 'bench-fastify-signals-secret-0123456789' }));
   await app.register(passport.initialize());
   await app.register(passport.secureSession());
   passport.use(strategy.name, strategy);
   passport.registerUserSerializer(async (user: User) => user);
   passport.registerUserDeserializer(async (user: User) => user);
-  app.post('/auth/magic-link', strategy.send());
-  app.get(
-    '/auth/callback',
-    { preValidation: passport.authenticate(strategy.name, { successRedirect: '/me' }) },
-    async () => ({}),
-  );
+  if (mount) {
+    await app.register(
+      otplessFastify({ strategy, passport, successRedirect: '/me', secret: 'bench-fastify-signals-secret-0123456789' }),
+    );
+  } else {
+    await app.register(otplessFastify({ secret: 'bench-fastify-signals-secret-0123456789' }));
+    app.post('/auth/magic-link', strategy.send());
+    app.get(
+      '/auth/callback',
+      { preValidation: passport.authenticate(strategy.name, { successRedirect: '/me' }) },
+      async () => ({}),
+    );
+  }
   app.get('/me', async (request, reply) => (request.user ? { user: request.user } : reply.code(401).send({})));
   await app.ready();
   return {
@@ -209,5 +220,5 @@ const app =
     ? await startBareApp()
     : args.mode === 'bare-passport'
       ? await startBarePassportApp()
-      : await startStrategyApp();
+      : await startStrategyApp(args.mode === 'mount');
 serveCommands({ cpu: () => process.cpuUsage(), ...profilerCommands }, { url: app.url }, app.stop);

@@ -57,6 +57,8 @@ export async function sampleSide(side: PairSide, count: number, prepared: LoginR
     url: side.app.ready.url,
     connections,
     amount: count,
+    // As a browser asks: the mount answers a client without Accept as a JSON client.
+    headers: { accept: 'text/html' },
     // autocannon may build a request or two beyond `amount`: spare logins cover them.
     next: () => prepared[next++ % prepared.length] as LoginRequest,
   });
