@@ -36,6 +36,11 @@ export interface LoginSetup extends CheckedStrategyOptions {
   resendKey: Buffer;
   /** Whether frontend-token logins may rest on `verifiedAt`: said by an option, or learned. */
   tokenTimes: TokenTimes;
+  /**
+   * Set by a mount with `passkeys` on: a link login then remembers what it verified for the
+   * offer; without one it keeps nothing (no WeakMap entry a login would pay for).
+   */
+  offersPasskeys: boolean;
 }
 
 /** Where a strategy keeps its setup, for the routes mounted around it (not enumerable). */
@@ -90,6 +95,7 @@ export function composeLogin(input: MagicLinkStrategyOptions): LoginSetup {
     limiter,
     resendKey: deriveKey(secret, 'waiting page resend v1'),
     tokenTimes: new TokenTimes(store, client, checked.tokenVerifiedAt),
+    offersPasskeys: false,
   };
 }
 

@@ -84,6 +84,7 @@ export function createPasskeyRoutes(
     handleKey: createHmac('sha256', setup.secrets.recordKey.key).update('passkey user handles v1').digest(),
   };
   registerManager(setup, settings.credentials);
+  setup.offersPasskeys = true;
   const origin = settings.origin;
   const paths: PasskeyPaths = {
     script: `${base}/passkey.js`,

@@ -5,7 +5,7 @@ import { linkReply, nodeArgs, replyOf } from '../web/host.js';
 import type { ReplyLike } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { parseFormBody } from './body.js';
-import type { PassportRunner } from './callbackRoute.js';
+import type { PassportResult, PassportRunner } from './callbackRoute.js';
 import { createLoginRoutes } from './loginRoutes.js';
 import type { LoginRoutes, LoginRoutesOptions } from './loginRoutes.js';
 import { allowed, routeFor } from './mount.js';
@@ -138,19 +138,28 @@ function routesOf(
   if (typeof passport !== 'object' || passport === null || typeof passport.authenticate !== 'function') {
     throw optionError(OWNER, 'passport', "@fastify/passport's Authenticator, with the strategy registered");
   }
+  // One route handler of @fastify/passport for every request (as a `preValidation` is built
+  // once), not one built per callback; the request carries where its result goes.
+  const hook = passport.authenticate(setup.name, async (request, _reply, err, user, info, status) =>
+    (request as WithDone)[DONE]?.({ err, user, info, status }),
+  ) as unknown as (request: unknown, reply: unknown) => Promise<unknown>;
   const runner: PassportRunner = {
     authenticate(req, res, next, done) {
-      const reply = replyOf(res);
-      const hook = passport.authenticate(setup.name, async (_request, _reply, err, user, info, status) =>
-        done({ err, user, info, status }),
-      );
-      (hook as unknown as (request: unknown, reply: unknown) => Promise<unknown>)(req, reply).catch(next);
+      (req as WithDone)[DONE] = done;
+      hook(req, replyOf(res)).catch(next);
     },
     logIn(req, user) {
       return (req as unknown as { logIn(user: unknown): Promise<void> }).logIn(user);
     },
   };
   return fastifyRoutes(createLoginRoutes(OWNER, setup, runner, mount));
+}
+
+/** Where a callback request keeps the mount's handler of Passport's result. */
+const DONE = Symbol('passport-otpless.passport-done');
+
+interface WithDone {
+  [DONE]?: (result: PassportResult) => void;
 }
 
 /**

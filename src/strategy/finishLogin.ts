@@ -82,8 +82,8 @@ export async function finishLogin(
   if (login.handoff) record.handoff = true;
   if (login.viaSession) record.via = 'session';
   writeRecordOnLogin(req, record, settings.secrets.recordKey);
-  // What a link login verified, for the passkey offer the mount may make after it.
-  if (!login.viaSession) rememberLinkLogin(req, profile);
+  // What a link login verified, for the passkey offer a mount with passkeys makes after it.
+  if (!login.viaSession && settings.offersPasskeys) rememberLinkLogin(req, profile);
   // Send limits: a login that went through clears the send counts of what it verified (best effort).
   const limiter = settings.limiter;
   if (limiter) {
