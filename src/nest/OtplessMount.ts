@@ -51,7 +51,10 @@ export class OtplessMount implements OnModuleInit, OnApplicationShutdown {
     const adapter = this.adapterHost.httpAdapter as AdapterLike | undefined;
     const type = adapter?.getType();
     if (adapter && type === 'express') {
-      (adapter.getInstance() as { use(handler: Mount['middleware']): unknown }).use(this.mount.middleware);
+      const app = adapter.getInstance() as { use(handler: Mount['middleware'] | Mount['bodyErrors']): unknown };
+      app.use(this.mount.middleware);
+      // Nest parses JSON bodies before the mount: one it could not read still gets the mount's answer.
+      app.use(this.mount.bodyErrors);
       return;
     }
     if (adapter && type === 'fastify') {

@@ -16,6 +16,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
  */
 export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
   if (req.method !== 'POST' && req.method !== 'PUT') return;
+  if (req.body === NOT_JSON) throw notJsonError();
   if (req.body !== undefined) {
     if (parsedSize(req) > MAX_BODY_BYTES) throw tooLargeError();
     return;
@@ -30,15 +31,30 @@ export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
     req.body = parseFormBody(text);
     return;
   }
-  if (text.trim() === '') {
-    req.body = {};
-    return;
-  }
+  const body = parseJsonBody(text);
+  if (body === NOT_JSON) throw notJsonError();
+  req.body = body;
+}
+
+/**
+ * What a host's JSON parser for the mount's routes (the Fastify plug-in's) hands on for a body
+ * that is not JSON, instead of failing in the host's own words: the route then answers it as on
+ * every other host, 400 `INVALID_INPUT` in the mount's JSON or error page.
+ */
+export const NOT_JSON: unique symbol = Symbol('passport-otpless.not-json');
+
+/** A JSON body's value (`{}` for an empty one), or `NOT_JSON`. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return {};
   try {
-    req.body = JSON.parse(text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
-    throw new OtplessRequestError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+    return NOT_JSON;
   }
+}
+
+function notJsonError(): OtplessRequestError {
+  return new OtplessRequestError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
 }
 
 /**

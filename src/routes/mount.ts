@@ -4,6 +4,7 @@ import { optionError } from '../options.js';
 import type { OptionTable } from '../options/table.js';
 import { linkResponse, writeAnswer } from '../web/host.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
+import { NOT_JSON } from './body.js';
 import type { PassportRunner } from './callbackRoute.js';
 import { createLoginRoutes, LOGIN_ROUTES_OPTIONS } from './loginRoutes.js';
 import type { LoginRoutes, LoginRoutesOptions } from './loginRoutes.js';
@@ -65,6 +66,8 @@ export function magicLinkRoutes(strategy: object, options: MagicLinkRoutesOption
 export interface Mount {
   routes: LoginRoutes;
   middleware: MagicLinkRoutesMiddleware;
+  /** Registered after `middleware` where the host parses bodies first (NestJS on Express). */
+  bodyErrors: MountBodyErrors;
 }
 
 /**
@@ -109,7 +112,28 @@ export function createMount(owner: string, strategy: object, options: MagicLinkR
     if (handle === 'method') return methodNotAllowed(res, allowed(routes, pathOf(req)));
     handle(req as HttpRequest, res, next);
   };
-  return { routes, middleware };
+  const bodyErrors: MountBodyErrors = (err, req, res, next) => {
+    // A JSON body the host's parser (body-parser, as NestJS registers it) could not read, sent
+    // to a route of the mount: answered by that route, 400 INVALID_INPUT as on every host.
+    if (!isJsonParseError(err) || typeof routeFor(routes, pathOf(req as HttpRequest), req.method) !== 'function')
+      return next(err);
+    (req as HttpRequest).body = NOT_JSON;
+    middleware(req, res, next);
+  };
+  return { routes, middleware, bodyErrors };
+}
+
+/** An error-handling middleware for the mount's routes (Express's four arguments). */
+export type MountBodyErrors = (
+  err: unknown,
+  req: Parameters<MagicLinkRoutesMiddleware>[0],
+  res: Parameters<MagicLinkRoutesMiddleware>[1],
+  next: Parameters<MagicLinkRoutesMiddleware>[2],
+) => void;
+
+/** body-parser's error for a body that is not JSON (`express.json()`, NestJS's parser). */
+function isJsonParseError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed';
 }
 
 type Handler = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;

@@ -5,7 +5,8 @@ import { HOSTS } from './hosts.js';
 import { useHostSuite } from './suite.js';
 
 // Every answer the package writes says `X-Content-Type-Options: nosniff` (JSON too, not only
-// pages), and the mount's routes take one body limit on every host: 16 KiB.
+// pages), and the mount's routes take one body limit on every host: 16 KiB, and refuse a body
+// that is not JSON the same way on every host.
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
@@ -66,6 +67,24 @@ for (const host of HOSTS) {
       // A sign-in body within the limit still goes through.
       const small = await browser.postJson('/auth/magic-link', { email: `small-${host.id}@example.com` });
       expect(small.status).toBe(200);
+    });
+
+    it('refuse a send body that is not JSON with 400 INVALID_INPUT, in the mount’s own JSON', async () => {
+      const running = await suite.start(host, {});
+      const browser = new Browser(running.url);
+      const broken = await browser.postText('/auth/magic-link', '{"email": "broken-', 'application/json', JSON_ACCEPT);
+      expect(broken.status, broken.text).toBe(400);
+      expect(broken.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(broken.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+      // Nothing was sent, and the next well-formed send goes through.
+      expect(
+        suite
+          .emulator()
+          .outbox()
+          .some((e) => e.to.startsWith('broken-')),
+      ).toBe(false);
+      const fixed = await browser.postJson('/auth/magic-link', { email: `fixed-${host.id}@example.com` });
+      expect(fixed.status, fixed.text).toBe(200);
     });
   });
 }

@@ -41,6 +41,11 @@ export class Browser {
     });
   }
 
+  /** Posts a body as written (a malformed one, say), with its media type. */
+  postText(url: string, text: string, type: string, headers: Record<string, string> = {}): Promise<Page> {
+    return this.request('POST', url, text, { 'content-type': type, ...headers });
+  }
+
   /** Follows redirects (GET after each, as browsers do after 302/303) and returns the last page. */
   async follow(first: Page, limit = 5): Promise<Page> {
     let page = first;
