@@ -8,7 +8,7 @@ import { parseFormBody, parseJsonBody } from './body.js';
 import type { PassportResult, PassportRunner } from './callbackRoute.js';
 import { createLoginRoutes } from './loginRoutes.js';
 import type { LoginRoutes, LoginRoutesOptions } from './loginRoutes.js';
-import { allowed, routeFor } from './mount.js';
+import { allowed, methodNotAllowed, routeFor } from './mount.js';
 import { pathOf } from './paths.js';
 
 /** @fastify/passport's `Authenticator`, as the plugin calls it (typed structurally). */
@@ -156,6 +156,9 @@ function routesOf(
   return fastifyRoutes(createLoginRoutes(OWNER, setup, runner, mount));
 }
 
+/** Methods a route of the mount answers 405 to, beside those it serves. */
+const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 /** Fastify's default body limit, kept for the routes' JSON parser. */
 const FASTIFY_BODY_LIMIT = 1024 * 1024;
 
@@ -200,7 +203,10 @@ export function fastifyRoutes(
       ...(routes.passkey ? Object.values(routes.passkey.paths) : []),
     ];
     for (const url of urls) {
-      const methods = allowed(routes, url).split(', ');
+      const answers = allowed(routes, url);
+      // The other usual methods too, so a wrong one is 405 with `Allow` (as on Express and
+      // Connect), not Fastify's 404. OPTIONS stays the app's (a CORS plug-in answers it).
+      const methods = [...new Set([...answers.split(', '), ...OTHER_METHODS])];
       child.route({
         method: methods,
         url,
@@ -208,6 +214,7 @@ export function fastifyRoutes(
           const [req, res, next] = nodeArgs(request, reply);
           const handle = routeFor(routes, pathOf(req), req.method);
           if (typeof handle === 'function') handle(req, res, next);
+          else methodNotAllowed(res, answers);
         },
       });
     }

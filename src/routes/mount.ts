@@ -165,6 +165,7 @@ export function allowed(routes: LoginRoutes, path: string): string {
   return path === routes.paths.send ? 'POST' : 'GET, HEAD';
 }
 
-function methodNotAllowed(res: ServerResponse, allow: string): void {
+/** 405 with the methods the path answers. */
+export function methodNotAllowed(res: ServerResponse, allow: string): void {
   writeAnswer(res, 405, { Allow: allow, 'Content-Type': 'text/plain; charset=utf-8' }, 'Method Not Allowed');
 }

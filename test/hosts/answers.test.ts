@@ -69,6 +69,20 @@ for (const host of HOSTS) {
       expect(small.status).toBe(200);
     });
 
+    it('answer a method a route does not serve with 405 and Allow', async () => {
+      const running = await suite.start(host, {});
+      for (const [method, path, allow] of [
+        ['PUT', '/auth/magic-link', 'POST'],
+        ['DELETE', '/auth/sign-in', 'GET, HEAD'],
+        ['PATCH', '/auth/callback', 'GET, HEAD, POST'],
+      ] as const) {
+        const res = await fetch(new URL(path, running.url), { method, redirect: 'manual' });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
+        await res.text();
+      }
+    });
+
     it('refuse a send body that is not JSON with 400 INVALID_INPUT, in the mount’s own JSON', async () => {
       const running = await suite.start(host, {});
       const browser = new Browser(running.url);
