@@ -40,6 +40,12 @@ const SAFE_FACT_MS = 86_400_000;
  * none of them signs in again once its mark lapses.
  */
 const ANSWER_FACT_MS = 365 * 86_400_000;
+/**
+ * How long an instance keeps what it read from the store before reading it again: a token login
+ * then makes no store round trip for it. The store holds a fact a day or more, and every instance
+ * holds the store's one value (the first learned is kept), so a copy this young is never another.
+ */
+export const HELD_FOR_MS = 5 * 60_000;
 /** The store key of what was learned (not under `token:`: the memory store's marks budget). */
 export const TOKEN_TIMES_KEY = 'fact:verifiedAt';
 
@@ -81,6 +87,8 @@ export function latestVerifiedAt(validated: TokenValidationResult): { at: number
 export class TokenTimes {
   #probe: Probe | undefined;
   #learning: Promise<LearnedTokenTimes | undefined> | undefined;
+  /** What the store held when last read, and until when that copy is used. */
+  #held: { value: LearnedTokenTimes; until: number } | undefined;
 
   constructor(
     private readonly store: FlowStore,
@@ -95,7 +103,8 @@ export class TokenTimes {
    */
   async known(): Promise<LearnedTokenTimes | undefined> {
     if (this.option !== 'learn') return this.option;
-    const held = asLearned(await this.store.get(TOKEN_TIMES_KEY));
+    if (this.#held !== undefined && this.now() < this.#held.until) return this.#held.value;
+    const held = this.#hold(await this.store.get(TOKEN_TIMES_KEY));
     if (held !== undefined) return held;
     // Logins that came while the probe is asked about share its one call.
     if (this.#learning !== undefined) return this.#learning;
@@ -135,7 +144,14 @@ export class TokenTimes {
     }
     await this.store.create(TOKEN_TIMES_KEY, learned, learned === 'answer' ? ANSWER_FACT_MS : SAFE_FACT_MS);
     // Another instance may have learned first: what the store holds is what every instance uses.
-    return asLearned(await this.store.get(TOKEN_TIMES_KEY)) ?? learned;
+    return this.#hold(await this.store.get(TOKEN_TIMES_KEY)) ?? learned;
+  }
+
+  /** What the store gave, kept for `HELD_FOR_MS` when it is a fact; nothing kept otherwise. */
+  #hold(stored: string | undefined): LearnedTokenTimes | undefined {
+    const value = asLearned(stored);
+    this.#held = value === undefined ? undefined : { value, until: this.now() + HELD_FOR_MS };
+    return value;
   }
 }
 

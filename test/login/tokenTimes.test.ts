@@ -12,6 +12,7 @@ import { ENDPOINTS } from '../../src/wire/endpoints.js';
 import type { Emulator, EmulatorQuirks } from '../../src/emulator/index.js';
 import { MemoryFlowStore } from '../../src/index.js';
 import {
+  HELD_FOR_MS,
   PROBE_AFTER_MS,
   PROBE_WITHIN_MS,
   TOKEN_TIMES_KEY,
@@ -73,6 +74,22 @@ describe('TokenTimes, on the emulator through a real client', () => {
     // Another instance on the same store knows it without a probe of its own.
     const other = new TokenTimes(store, client, 'learn', () => emulator.now());
     expect(await validateCalls(async () => expect(await other.known()).toBe('signIn'))).toBe(0);
+  });
+
+  it('what the store holds is read once per instance every few minutes, not at every token login', async () => {
+    const { store, times } = await probed();
+    emulator.advanceTime(PROBE_AFTER_MS);
+    expect(await times.known()).toBe('signIn');
+    // Gone from the store: this instance still uses its copy while it is young...
+    await store.take(TOKEN_TIMES_KEY);
+    emulator.advanceTime(HELD_FOR_MS - 1);
+    expect(await times.known()).toBe('signIn');
+    // ...and reads the store again once it is not.
+    emulator.advanceTime(1);
+    expect(await times.known()).toBeUndefined();
+    // Nothing held is no copy: a fact another instance stores is seen at the next login.
+    await store.create(TOKEN_TIMES_KEY, 'answer', 60_000);
+    expect(await times.known()).toBe('answer');
   });
 
   it('verifiedAt moved: it dates each answer, and that is what the store keeps', async () => {
