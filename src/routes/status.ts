@@ -2,7 +2,7 @@ import type { FlowStatus } from '../flow/handoff.js';
 import type { LoginSetup } from '../login/compose.js';
 import { allPending, dropExpiredPending } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
-import { nodeArgs, setHeader } from '../web/host.js';
+import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { sendJson } from '../web/request.js';
@@ -43,9 +43,7 @@ export async function flowStatusOf(settings: LoginSetup, req: HttpRequest): Prom
 export function createStatusRoute(settings: LoginSetup): HostHandler<HttpRequest> {
   return (...given: HostArgs<HttpRequest>) => {
     const [req, res, next] = nodeArgs(...given);
-    flowStatusOf(settings, req).then((body) => {
-      setHeader(res, 'Cache-Control', 'no-store');
-      sendJson(res, 200, body);
-    }, next);
+    // sendJson says `Cache-Control: no-store`, as every JSON answer of the package.
+    flowStatusOf(settings, req).then((body) => sendJson(res, 200, body), next);
   };
 }
