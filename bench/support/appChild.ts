@@ -9,10 +9,11 @@ import cookieSession from 'cookie-session';
 import { Agent, request } from 'undici';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { Emulator } from '../../src/emulator/index.js';
 import passportPkg from 'passport';
 import { Strategy as PassportStrategy } from 'passport-strategy';
-import { requireLowRisk, sessionCompat, type Enrichment } from '../../src/index.js';
+import { MagicLinkStrategy, magicLinkRoutes, requireLowRisk, sessionCompat, type Enrichment } from '../../src/index.js';
 import { CLIENT, startHarness } from '../../test/helpers/harness.js';
 import { argsOf, heapAfterGc, serveCommands } from './child.js';
 import { findPending, recordKeyOf, requestIdMatches, type StoredPending } from './pendingBinding.js';
@@ -20,10 +21,13 @@ import { profilerCommands } from './profiler.js';
 
 export interface AppChildArgs {
   /**
+   * 'strategy': the test harness's app (the callback routed by hand with
+   * `passport.authenticate(name, { successRedirect })`); 'mount': the same strategy behind the
+   * mount, `magicLinkRoutes(strategy, { passport, successRedirect })`, as the Quick start has it;
    * 'bare-bound': the bare handler plus the same browser binding check the strategy makes;
    * 'bare-passport': that same work as a minimal Passport strategy (sessionCompat, passport.session()).
    */
-  mode: 'strategy' | 'bare' | 'bare-bound' | 'bare-passport';
+  mode: 'strategy' | 'mount' | 'bare' | 'bare-bound' | 'bare-passport';
   authUrl: string;
   userAuthUrl: string;
   enrich?: Enrichment[];
@@ -202,8 +206,54 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
+/** The mount as the Quick start has it, on the harness's cookie session (same name and keys). */
+async function startMountApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const strategy = new MagicLinkStrategy(
+    {
+      ...CLIENT,
+      authUrl: args.authUrl,
+      userAuthUrl: args.userAuthUrl,
+      callbackUrl: `${url}/auth/callback`,
+      enrich: args.enrich ?? [],
+      limits: args.limits === 'off' ? false : { perIp: ROOMY, perDestination: ROOMY },
+    },
+    async (profile) => ({ id: profile.id, email: profile.emails.find((e) => e.verified)?.value }),
+  );
+  const passport = new passportPkg.Passport();
+  passport.use(strategy);
+  passport.serializeUser((user: Express.User, done) => done(null, user));
+  passport.deserializeUser((user: Express.User, done) => done(null, user));
+  const app = express();
+  app.use(cookieSession({ name: 'sess', keys: ['harness-cookie-key'] }));
+  app.use(sessionCompat());
+  app.use(passport.session());
+  app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me' }));
+  app.get('/me', (req, res) => {
+    if (!req.user) return void res.status(401).json({ error: 'not logged in' });
+    res.json({ user: req.user });
+  });
+  server.on('request', app);
+  return {
+    url,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await strategy.client.close();
+    },
+  };
+}
+
 // 'bare', 'bare-bound' and 'bare-passport' are the hand-written handler (the last two add the binding check).
-const app = args.mode === 'strategy' ? await startStrategyApp() : await startBareApp();
+const app =
+  args.mode === 'strategy'
+    ? await startStrategyApp()
+    : args.mode === 'mount'
+      ? await startMountApp()
+      : await startBareApp();
 serveCommands(
   {
     heapUsed: () => heapAfterGc(),
