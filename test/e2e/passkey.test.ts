@@ -32,7 +32,7 @@ import {
 import type { MagicLinkProfile } from '../../src/index.js';
 import { linkTo } from '../examples/helpers/inbox.js';
 import { axeViolations } from './axe.js';
-import { CHROMIUM, launchChromium } from './browser.js';
+import { addPlatformAuthenticator, CHROMIUM, launchChromium } from './browser.js';
 
 const CLIENT = { clientId: 'passkey-client', clientSecret: 'passkey-secret-value-0123456789abcdef' };
 const WAIT = { timeout: 45_000 };
@@ -165,19 +165,7 @@ if (!existsSync(CHROMIUM)) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     contexts.push(context);
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return { page, cdp, authenticatorId };
+    return { page, ...(await addPlatformAuthenticator(context, page)) };
   }
 
   /** Keeps the sign-in page's passkey autofill from answering first, so the button is what signs in. */

@@ -15,7 +15,7 @@ import { ensureBuilt } from '../examples/helpers/ensureBuild.js';
 import { codeBlocks } from '../readme/blocks.js';
 import { freshFolder, runSnippet } from '../readme/freshFolder.js';
 import type { FreshFolder, RunningSnippet } from '../readme/freshFolder.js';
-import { CHROMIUM, launchChromium } from './browser.js';
+import { addPlatformAuthenticator, CHROMIUM, launchChromium } from './browser.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const GUIDE = 'docs/passkeys.md';
@@ -60,19 +60,7 @@ if (!existsSync(CHROMIUM)) {
       browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
       page = await context.newPage();
-      // A user-verifying platform authenticator that keeps resident keys: a laptop's screen lock.
-      cdp = await context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable');
-      ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      }));
+      ({ cdp, authenticatorId } = await addPlatformAuthenticator(context, page));
     }, 300_000);
 
     afterAll(async () => {
