@@ -8,10 +8,13 @@ import { anyValue, intFrom, isBoolean, oneOf, stringWhere } from '../options/che
 import { checkOptionsArgument } from '../options/table.js';
 import type { OptionTable } from '../options/table.js';
 import { sessionOf, setSessionValue } from '../session/session.js';
+import { livePending } from '../session/pending.js';
 import { isSafeLocalPath } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
 import { ownFields, redirectWithError, sendJson, wantsJson } from '../web/request.js';
 import { translatorFor } from '../web/messages/index.js';
+import { waitInWords } from '../limits/wait.js';
+import { setHeader } from '../web/host.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 import { readBodyIfNeeded } from './body.js';
 import { runCallback } from './callbackRoute.js';
@@ -99,7 +102,7 @@ export const LOGIN_ROUTES_OPTIONS = {
   resendAfterSeconds: {
     check: intFrom(0, 600),
     default: RESEND_AFTER_SECONDS,
-    doc: 'seconds the waiting page waits before it offers to send the link again, or by the other channel (0 to 600); the send limits still apply',
+    doc: 'seconds the waiting page waits before it offers to send the link again, or by the other channel (0 to 600); a resend asked sooner while the link is live is 429 `RATE_LIMITED`, and the send limits still apply',
   },
   passkeys: {
     // Checked by createPasskeyRoutes(), which needs the strategy's callbackUrl and store.
@@ -201,10 +204,15 @@ export function createLoginRoutes(
       warnIfStateInMemory(setup, req);
       readBodyIfNeeded(req)
         .then(() => {
-          resendFromSession(setup, req);
+          resendFromSession(setup, req, resendAfterSeconds);
           send(req, res, next);
         })
-        .catch((err: unknown) => (err instanceof OtplessRequestError ? onError(err, req, res, next) : next(err)));
+        .catch((err: unknown) => {
+          if (!(err instanceof OtplessRequestError)) return next(err);
+          // A resend asked before its wait: when it may be asked, as a send limit says it.
+          if (err.retryAfterSeconds !== undefined) setHeader(res, 'Retry-After', err.retryAfterSeconds);
+          onError(err, req, res, next);
+        });
     },
     waiting(req, res, next) {
       showWaitingPage(setup, paths, callbackSettings.successRedirect, resendAfterSeconds, req, res).catch(next);
@@ -225,6 +233,12 @@ export function createLoginRoutes(
 }
 
 /**
+ * How much sooner than the page's countdown a resend is taken: the clocks of several instances
+ * behind one load balancer may differ by that much, and the page must never offer a refusal.
+ */
+const RESEND_GRACE_MS = 2_000;
+
+/**
  * Requests that send again what this session sent before (and so passed the bot check then),
  * with the channel chosen and the flow they join.
  */
@@ -235,20 +249,32 @@ const resending = new WeakMap<HttpRequest, { channel?: MagicLinkChannel | undefi
  * error page, post no address: `resend=1` and, for another channel, `channel`. The destination
  * of the last send is sent again, in its flow while that flow waits. A JSON client posts
  * `{ "resend": "1", "channel": "SMS" }` the same way. A channel the strategy does not offer
- * (`fallbackChannel`) is refused (400 `INVALID_INPUT` on `channel`).
+ * (`fallbackChannel`) is refused (400 `INVALID_INPUT` on `channel`); one asked while the last
+ * link is live and younger than the waiting page's `resendAfterSeconds` is 429 `RATE_LIMITED`
+ * with `Retry-After`, as a send limit's refusal (the send limits apply after the wait too).
  */
-function resendFromSession(setup: LoginSetup, req: HttpRequest): void {
+function resendFromSession(setup: LoginSetup, req: HttpRequest, resendAfterSeconds: number): void {
   const body = ownFields(req.body);
   if ((body.resend !== '1' && body.resend !== true) || body.email !== undefined || body.mobile !== undefined) {
     return;
   }
-  const again = readResend(setup, req);
-  const waiting = readWaiting(req);
+  const now = Date.now();
+  const again = readResend(setup, req, now);
+  const waiting = readWaiting(req, now);
   if (!again || !waiting) return;
   const asked = typeof body.channel === 'string' && body.channel !== '' ? body.channel.toUpperCase() : undefined;
   const offered = againChoices(waiting.via, setup.fallbackChannel).map((c) => c.channel);
   if (asked !== undefined && (asked === 'EMAIL' || !offered.includes(asked as MagicLinkChannel))) {
     throw invalid(translatorFor(req, setup.pages).t('send.channel'), 'channel');
+  }
+  // The wait the waiting page counts down holds here too while its link is still live: a resend
+  // skips the bot check (this session passed it), so a script must not turn one check into a
+  // message every request. A link that expired or was used (its send taken) waits for nothing.
+  const left = Math.ceil((waiting.sentAt + resendAfterSeconds * 1000 - RESEND_GRACE_MS - now) / 1000);
+  if (left > 0 && livePending(sessionOf(req), now).length > 0) {
+    const tr = translatorFor(req, setup.pages);
+    const message = tr.t('limit.tryAgain', { time: waitInWords(left, tr.locale) });
+    throw new OtplessRequestError(429, 'RATE_LIMITED', message, undefined, undefined, left);
   }
   const channel = (asked as MagicLinkChannel | undefined) ?? again.channel;
   req.body = {

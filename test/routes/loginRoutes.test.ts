@@ -8,6 +8,7 @@ import supertest from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MagicLinkStrategy, magicLinkRoutes, sessionCompat } from '../../src/index.js';
 import type { MagicLinkRoutesOptions, MagicLinkStrategyOptions } from '../../src/index.js';
+import { ENDPOINTS } from '../../src/wire/endpoints.js';
 import { CLIENT, clickLink, lastLinkTo } from '../helpers/harness.js';
 import { useSharedEmulator } from '../helpers/sharedEmulator.js';
 import { settleWarnings, watchWarnings } from '../helpers/warnings.js';
@@ -237,7 +238,7 @@ describe('a send, and the login it leads to', () => {
 
 describe('sending again from the waiting page', () => {
   it('sends to the same number by the channel asked, as the strategy offers by default (fallbackChannel)', async () => {
-    const { browser } = await startApp();
+    const { browser } = await startApp({ resendAfterSeconds: 0 });
     const b = browser();
     const to = number();
     expect((await b.post('/auth/magic-link').type('form').send({ mobile: to })).status).toBe(303);
@@ -248,6 +249,50 @@ describe('sending again from the waiting page', () => {
       .send({ resend: '1', channel: 'sms' });
     expect(again.status).toBe(200);
     expect(emulator().outbox().at(-1)).toMatchObject({ to: to.replace(/\D/g, ''), channel: 'SMS' });
+  });
+
+  it('refuses a resend asked before the wait with 429 RATE_LIMITED and Retry-After, and sends nothing', async () => {
+    const { browser } = await startApp({ resendAfterSeconds: 30 });
+    const b = browser();
+    const to = number();
+    expect((await b.post('/auth/magic-link').type('form').send({ mobile: to })).status).toBe(303);
+    const before = emulator().outbox().length;
+    const early = await b.post('/auth/magic-link').set('accept', 'application/json').send({ resend: '1' });
+    expect(early.status).toBe(429);
+    expect(early.body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Try again in \d+ seconds?\.$/),
+    });
+    const wait = Number(early.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(30);
+    expect(early.body.error.retryAfterSeconds).toBe(wait);
+    // In the person's language, as a send limit says it.
+    const spanish = await b
+      .post('/auth/magic-link')
+      .set('accept', 'application/json')
+      .set('accept-language', 'es')
+      .send({ resend: '1', channel: 'SMS' });
+    expect(spanish.status).toBe(429);
+    expect(spanish.body.error.message).toMatch(/^Vuelve a intentarlo en \d+ segundos\.$/);
+    expect(emulator().outbox().length).toBe(before);
+  });
+
+  it('sends again at once after the link expired at the service (its send taken): no wait for a dead link', async () => {
+    const { browser } = await startApp({ resendAfterSeconds: 30 });
+    const b = browser();
+    const to = `expired-again-${Date.now()}@example.com`;
+    expect((await b.post('/auth/magic-link').type('form').send({ email: to })).status).toBe(303);
+    const callback = await clickLink(lastLinkTo(emulator(), to));
+    emulator().fault({ path: ENDPOINTS.verifyCode.path, error: 'expired' });
+    const failed = await b.get(callback).set('accept', 'application/json');
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    expect(failed.status).toBeLessThan(500);
+    const before = emulator().outbox().length;
+    const again = await b.post('/auth/magic-link').set('accept', 'application/json').send({ resend: '1' });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(emulator().outbox().length).toBe(before + 1);
+    expect(emulator().outbox().at(-1)!.to).toBe(to);
   });
 
   it.each([

@@ -187,7 +187,7 @@ describe('magicLinkRoutes(): a mobile link opened on the phone', () => {
   });
 
   it('sends the link again from the waiting page, to the same number, without the number in the page', async () => {
-    const { browser } = await startApp();
+    const { browser } = await startApp({ resendAfterSeconds: 0 });
     const to = number();
     await browser.postForm('/auth/magic-link', { mobile: to });
     const before = emulator.outbox().length;
@@ -268,7 +268,7 @@ describe('magicLinkRoutes(): with a bot check', () => {
         siteKey: '0x4AAA',
         verifyUrl: provider.url,
       });
-      const { browser } = await startApp({}, { botCheck: check });
+      const { browser } = await startApp({ resendAfterSeconds: 0 }, { botCheck: check });
       const page = await browser.get('/auth/sign-in');
       expect(page.text).toContain('<div class="cf-turnstile" data-sitekey="0x4AAA"></div>');
       expect(page.text).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer>');
