@@ -219,15 +219,25 @@ export function createLoginRoutes(
     },
     status,
     callback(req, res, next) {
+      const fail = (err: unknown): void => {
+        // A body too large or not JSON is the caller's: answered as a failed callback is.
+        if (!(err instanceof OtplessRequestError)) return next(err);
+        if (wantsJson(req)) return sendJson(res, err.status, err);
+        const failure = { status: err.status, code: err.code, message: err.message };
+        showErrorPage(setup, paths, req, res, failure).catch(next);
+      };
+      // A link's GET has no body to read: Passport runs at once, without a promise turn first.
+      if (req.method !== 'POST' && req.method !== 'PUT') {
+        try {
+          runCallback(callbackSettings, passport, req, res, next);
+        } catch (err) {
+          fail(err);
+        }
+        return;
+      }
       readBodyIfNeeded(req)
         .then(() => runCallback(callbackSettings, passport, req, res, next))
-        .catch((err: unknown) => {
-          // A body too large or not JSON is the caller's: answered as a failed callback is.
-          if (!(err instanceof OtplessRequestError)) return next(err);
-          if (wantsJson(req)) return sendJson(res, err.status, err);
-          const failure = { status: err.status, code: err.code, message: err.message };
-          showErrorPage(setup, paths, req, res, failure).catch(next);
-        });
+        .catch(fail);
     },
   };
 }
