@@ -30,6 +30,15 @@ const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UN
  * @example
  * const agent = new Agent({ connections: 64 }).compose(retryUnsent);
  */
+/**
+ * The rule above, for both handler interfaces: the connection was lost (ECONNRESET, EPIPE,
+ * UND_ERR_SOCKET) before the request started, or while it was being written.
+ */
+function lostUnsent(error: Error, started: boolean): boolean {
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  return (!started || syscall === 'write') && typeof code === 'string' && CONNECTION_LOST.has(code);
+}
+
 export const retryUnsent: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
   dispatch(options, new RetryUnsentHandler(dispatch, options, handler));
 
@@ -78,9 +87,7 @@ class RetryUnsentHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
-    const { code, syscall } = error as { code?: unknown; syscall?: unknown };
-    const unsent = !this.#started || syscall === 'write';
-    if (this.#retried || !unsent || typeof code !== 'string' || !CONNECTION_LOST.has(code)) {
+    if (this.#retried || !lostUnsent(error, this.#started)) {
       this.#handler.onResponseError?.(controller, error);
       return;
     }
@@ -176,9 +183,7 @@ class LegacyRetryUnsentHandler {
   }
 
   onError(error: Error): void {
-    const { code, syscall } = error as { code?: unknown; syscall?: unknown };
-    const unsent = !this.#started || syscall === 'write';
-    if (this.#retried || !unsent || typeof code !== 'string' || !CONNECTION_LOST.has(code)) {
+    if (this.#retried || !lostUnsent(error, this.#started)) {
       this.#handler.onError?.(error);
       return;
     }
