@@ -87,7 +87,9 @@ function canonicalDestination(destination: string): string {
   const value = destination.trim();
   const at = value.lastIndexOf('@');
   if (at > 0) {
-    const local = value.slice(0, at).normalize('NFC').toLowerCase();
+    // NFC leaves ASCII as it is: only a local part beyond it is normalized (an ICU call a login pays).
+    const given = value.slice(0, at);
+    const local = (NON_ASCII.test(given) ? given.normalize('NFC') : given).toLowerCase();
     const domain = value.slice(at + 1);
     const plus = local.indexOf('+');
     const ascii = NON_ASCII.test(domain) ? (tr46().toASCII(domain) ?? domain) : domain.toLowerCase();

@@ -163,6 +163,13 @@ export function createLoginRoutes(
     ...(passkey ? { afterLogin: passkey.afterLogin } : {}),
   };
   const resendAfterSeconds = options.resendAfterSeconds;
+  // A body too large or not JSON is the caller's: answered as a failed callback is.
+  function failCallback(err: unknown, req: HttpRequest, res: ServerResponse, next: NextFunction): void {
+    if (!(err instanceof OtplessRequestError)) return next(err);
+    if (wantsJson(req)) return sendJson(res, err.status, err);
+    const failure = { status: err.status, code: err.code, message: err.message };
+    showErrorPage(setup, paths, req, res, failure).catch(next);
+  }
 
   // A JSON client gets the send route's JSON; a browser's refused send comes back to the
   // sign-in page with its message next to the field.
@@ -219,25 +226,19 @@ export function createLoginRoutes(
     },
     status,
     callback(req, res, next) {
-      const fail = (err: unknown): void => {
-        // A body too large or not JSON is the caller's: answered as a failed callback is.
-        if (!(err instanceof OtplessRequestError)) return next(err);
-        if (wantsJson(req)) return sendJson(res, err.status, err);
-        const failure = { status: err.status, code: err.code, message: err.message };
-        showErrorPage(setup, paths, req, res, failure).catch(next);
-      };
-      // A link's GET has no body to read: Passport runs at once, without a promise turn first.
+      // A link's GET has no body to read: Passport runs at once, without a promise turn first,
+      // and no closure made (the build keeps names: a named one costs a definition per login).
       if (req.method !== 'POST' && req.method !== 'PUT') {
         try {
           runCallback(callbackSettings, passport, req, res, next);
         } catch (err) {
-          fail(err);
+          failCallback(err, req, res, next);
         }
         return;
       }
       readBodyIfNeeded(req)
         .then(() => runCallback(callbackSettings, passport, req, res, next))
-        .catch(fail);
+        .catch((err: unknown) => failCallback(err, req, res, next));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { HttpRequest } from '../web/request.js';
 import { ownFields } from '../web/request.js';
+import { queryOf, queryValue } from '../web/query.js';
 import type { CallbackFailureCode } from '../errors/callbackCodes.js';
 import { FLOW_PARAM } from '../flow/handoff.js';
 import { isFlowId } from '../flow/seal.js';
@@ -29,7 +30,7 @@ const MAX_TOKEN_LENGTH = 4096;
  * oversized values are refused: which one the caller meant cannot be known.
  */
 export function readCallbackInput(req: HttpRequest): CallbackInput {
-  const query = queryOf(req);
+  const query = queryOf(String(req.url));
   // Whatever a body parser left (or `undefined` without one): a member of anything but an object
   // reads as `undefined`.
   // Own fields only: a polluted Object.prototype.token is no token.
@@ -62,22 +63,4 @@ export function readCallbackInput(req: HttpRequest): CallbackInput {
 /** A non-empty string of opaque characters (OPAQUE's `+` refuses the empty one) within `maxLength`. */
 function isOpaque(value: unknown, maxLength: number): value is string {
   return typeof value === 'string' && value.length <= maxLength && OPAQUE.test(value);
-}
-
-/**
- * The query of the request's URL, read the same way on every host: not Express's `req.query`,
- * whose shape depends on the app's `query parser` setting (Express 4's default turns
- * `?code[a]=b` into an object), and which plain Connect does not set at all. Everything after
- * the first `?` is the query: a code may itself hold a `?`.
- */
-function queryOf(req: HttpRequest): URLSearchParams {
-  const url = String(req.url);
-  const at = url.indexOf('?');
-  return new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
-}
-
-/** `name` in the query: its value, every value when it is repeated, `undefined` when absent. */
-function queryValue(query: URLSearchParams, name: string): string | string[] | undefined {
-  const all = query.getAll(name);
-  return all.length > 1 ? all : all[0];
 }

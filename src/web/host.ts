@@ -146,18 +146,18 @@ export function writeAnswer(
   body: string | undefined,
 ): void {
   // nosniff first, so a header of `given` by that name still wins (as a spread of both would);
-  // no merged copy of the headers on every answer.
+  // no merged copy of the headers, and no pair per header (own names only: a polluted prototype adds no header).
   const reply = replyOf(res);
   if (reply) {
     reply.code(status);
     reply.header('X-Content-Type-Options', 'nosniff');
-    for (const [name, value] of Object.entries(given)) reply.header(name, value);
+    for (const name of Object.keys(given)) reply.header(name, given[name]);
     reply.send(body ?? '');
     return;
   }
   res.statusCode = status;
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  for (const [name, value] of Object.entries(given)) res.setHeader(name, value);
+  for (const name of Object.keys(given)) res.setHeader(name, given[name] as string | number);
   res.setHeader('Content-Length', body === undefined ? 0 : Buffer.byteLength(body));
   res.end(body);
 }
