@@ -30,7 +30,23 @@ describe('queryOf / queryValue', () => {
   });
 
   it('reads every query as URLSearchParams does', () => {
-    const piece = fc.constantFrom('code', 'flow', 'c', '=', '&', '?', '%', '%63', '+', 'a', '-_.~', '#', 'é', ' ', '%zz');
+    const piece = fc.constantFrom(
+      'code',
+      'flow',
+      'c',
+      '=',
+      '&',
+      '?',
+      '%',
+      '%63',
+      '+',
+      'a',
+      '-_.~',
+      '#',
+      'é',
+      ' ',
+      '%zz',
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), fc.constantFrom(...NAMES), (pieces, name) => {
         const url = `/auth/callback?${pieces.join('')}`;
