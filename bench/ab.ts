@@ -36,6 +36,11 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'strategy' },
     /** The strategy app's send limits on this side ('counting', the default, or 'off'). */
     limits: { type: 'string' },
+    /**
+     * The strategy app's `crossDevice` on this side ('handoff' by default; 'refuse' keeps no flow
+     * record, so a login discards none): with `--limits off`, the floor's own feature set.
+     */
+    'cross-device': { type: 'string' },
     app: { type: 'string', default: 'express' },
     rounds: { type: 'string', default: '9' },
     logins: { type: 'string', default: '1500' },
@@ -43,6 +48,13 @@ const { values } = parseArgs({
     /** Whole rounds run like the measured ones before them and discarded. */
     'warmup-rounds': { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
+    /**
+     * Logins per second offered to each app in the rounds (both at once with `--together`):
+     * both then get the same arrivals, so neither one's CPU per login rises only because its
+     * requests came sparser (see `PairOptions.rate`). Unset: each connection asks again once
+     * answered (a closed loop).
+     */
+    rate: { type: 'string' },
     /**
      * Load both apps at the same time (each with --connections) instead of one after the other:
      * on a shared machine, both then see the same neighbours.
@@ -97,6 +109,7 @@ const apps: Record<'base' | 'this', Child<{ url: string }>> = {
     ...urls,
     ...CLIENT,
     ...(values.limits ? { limits: values.limits } : {}),
+    ...(values['cross-device'] ? { crossDevice: values['cross-device'] } : {}),
   }),
 };
 // Logins are prepared through a strategy app's send route, in a third app: a measured app that
@@ -166,7 +179,12 @@ try {
     { label: 'base', app: apps.base, prepare: prepare.base },
     { label: 'this', app: apps.this, prepare: prepare.this },
   ] as const;
-  const pairOptions = { logins, connections, together: values.together };
+  const pairOptions = {
+    logins,
+    connections,
+    together: values.together,
+    ...(values.rate !== undefined ? { rate: Number(values.rate) } : {}),
+  };
   // The warm-up rounds first, so that a profile covers the measured rounds only.
   await runPairs(...sides, { ...pairOptions, rounds: 0, warmupRounds: Number(values['warmup-rounds']) });
   if (values.profile) await Promise.all(sides.map((side) => side.app.call('profileStart')));

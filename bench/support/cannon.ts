@@ -25,6 +25,12 @@ export interface CannonOptions {
   /** Called for every request: returns the path and cookie to send (and a JSON body, to POST it). */
   next?: () => { path: string; cookie?: string; json?: unknown };
   headers?: Record<string, string>;
+  /**
+   * Requests per second over all connections (autocannon's `overallRate`), instead of each
+   * connection asking again as soon as it is answered: both apps of a pair then get the same
+   * arrivals, whatever their speed.
+   */
+  rate?: number;
 }
 
 export async function cannon(options: CannonOptions): Promise<CannonResult> {
@@ -35,6 +41,7 @@ export async function cannon(options: CannonOptions): Promise<CannonResult> {
     connections: options.connections,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 5 }),
     headers: options.headers ?? {},
+    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
     // Time-boxed whatever happens: a stuck request gives up after 60 s. (10 s was too short for
     // the first, cold requests on a 2-core machine at load 16: a few of them timed out.)
     timeout: 60,

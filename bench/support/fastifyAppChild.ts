@@ -25,6 +25,10 @@ export interface FastifyAppChildArgs {
   mode: 'strategy' | 'mount' | 'bare' | 'bare-passport';
   authUrl: string;
   userAuthUrl: string;
+  /** The strategy's send limits: 'counting' (the default, budgets no run reaches) or 'off'. */
+  limits?: 'counting' | 'off';
+  /** The strategy's `crossDevice` ('handoff', the default, keeps a flow record per send to discard at login). */
+  crossDevice?: 'handoff' | 'refuse' | 'accept';
 }
 
 const args = argsOf<FastifyAppChildArgs>();
@@ -57,7 +61,8 @@ async function startStrategyApp(mount: boolean): Promise<{ url: string; stop: ()
       authUrl: args.authUrl,
       userAuthUrl: args.userAuthUrl,
       callbackUrl: `${url}/auth/callback`,
-      limits: { perIp: ROOMY, perDestination: ROOMY },
+      limits: args.limits === 'off' ? false : { perIp: ROOMY, perDestination: ROOMY },
+      ...(args.crossDevice ? { crossDevice: args.crossDevice } : {}),
     },
     async (profile): Promise<User> => ({ id: profile.id, email: profile.emails.find((e) => e.verified)?.value }),
   );

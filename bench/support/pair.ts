@@ -46,11 +46,24 @@ export interface PairOptions {
   /** Rounds run like the measured ones, then discarded. */
   warmupRounds: number;
   together: boolean;
+  /**
+   * Logins per second offered to each app (`cannon`'s `rate`); unset, each connection asks again
+   * once answered. A process's CPU per request falls as requests arrive closer together (more
+   * of them per turn of its event loop), so under a closed loop the slower app also gets the
+   * sparser arrivals and looks slower still: at one rate both get the same arrivals.
+   */
+  rate?: number;
   log?: (line: string) => void;
 }
 
 /** Fires one request per prepared login and checks every one ended in a redirect (logged in). */
-export async function sampleSide(side: PairSide, count: number, prepared: LoginRequest[], connections: number) {
+export async function sampleSide(
+  side: PairSide,
+  count: number,
+  prepared: LoginRequest[],
+  connections: number,
+  rate?: number,
+) {
   let next = 0;
   const before = await appCpuMicros(side.app);
   const result = await cannon({
@@ -61,6 +74,7 @@ export async function sampleSide(side: PairSide, count: number, prepared: LoginR
     headers: { accept: 'text/html' },
     // autocannon may build a request or two beyond `amount`: spare logins cover them.
     next: () => prepared[next++ % prepared.length] as LoginRequest,
+    ...(rate !== undefined ? { rate } : {}),
   });
   if (result.statuses['3xx'] !== count || result.errors > 0 || result.timeouts > 0)
     throw new Error(
@@ -71,7 +85,7 @@ export async function sampleSide(side: PairSide, count: number, prepared: LoginR
 }
 
 export async function runPairs(a: PairSide, b: PairSide, options: PairOptions): Promise<PairRound[]> {
-  const { logins, connections, rounds, warmupRounds, together } = options;
+  const { logins, connections, rounds, warmupRounds, together, rate } = options;
   const log = options.log ?? console.log;
   const measured: PairRound[] = [];
   for (let round = 1 - warmupRounds; round <= rounds; round++) {
@@ -80,16 +94,16 @@ export async function runPairs(a: PairSide, b: PairSide, options: PairOptions): 
     let got: PairRound;
     if (together) {
       const [sa, sb] = await Promise.all([
-        sampleSide(a, logins, forA, connections),
-        sampleSide(b, logins, forB, connections),
+        sampleSide(a, logins, forA, connections, rate),
+        sampleSide(b, logins, forB, connections, rate),
       ]);
       got = { a: sa, b: sb };
     } else if (round % 2) {
-      const sa = await sampleSide(a, logins, forA, connections);
-      got = { a: sa, b: await sampleSide(b, logins, forB, connections) };
+      const sa = await sampleSide(a, logins, forA, connections, rate);
+      got = { a: sa, b: await sampleSide(b, logins, forB, connections, rate) };
     } else {
-      const sb = await sampleSide(b, logins, forB, connections);
-      got = { a: await sampleSide(a, logins, forA, connections), b: sb };
+      const sb = await sampleSide(b, logins, forB, connections, rate);
+      got = { a: await sampleSide(a, logins, forA, connections, rate), b: sb };
     }
     log(
       `${round < 1 ? 'warm-up' : `round ${round}`}: app CPU µs per login ${got.a.cpu.toFixed(0)} (${a.label}), ` +
