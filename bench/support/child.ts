@@ -27,7 +27,13 @@ export async function forkChild<R>(
   options: { exposeGc?: boolean; execArgv?: string[] } = {},
 ): Promise<Child<R>> {
   const child: ChildProcess = fork(file, [JSON.stringify(args ?? {})], {
-    execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : []), ...(options.execArgv ?? [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(options.exposeGc ? ['--expose-gc'] : []),
+      ...(options.execArgv ?? []),
+      ...(process.env.BENCH_CHILD_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

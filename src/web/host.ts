@@ -152,7 +152,10 @@ export function writeAnswer(
     reply.code(status);
     reply.header('X-Content-Type-Options', 'nosniff');
     for (const name of Object.keys(given)) reply.header(name, given[name]);
-    reply.send(body ?? '');
+    // No body (a redirect) is sent as none: Fastify then reads no content type and writes
+    // `Content-Length: 0` itself, where an empty string would be typed text/plain.
+    if (body === undefined) reply.send();
+    else reply.send(body);
     return;
   }
   res.statusCode = status;
