@@ -39,6 +39,9 @@ for (const host of HOSTS) {
       const form = await browser.postForm('/auth/magic-link', { email: `answers-form-${host.id}@example.com` });
       expect(form.status).toBe(303);
       expectNoSniff(form, 'a redirect');
+      // A redirect has no body, and says so on every host: no type, a length of 0.
+      expect(form.headers.get('content-type'), 'a redirect').toBeNull();
+      expect(form.headers.get('content-length'), 'a redirect').toBe('0');
       const page = await browser.get('/auth/sign-in');
       expect(page.status).toBe(200);
       expectNoSniff(page, 'a page');
