@@ -113,10 +113,14 @@ export function findPendingByFlow(
   flowId: string,
   now: number,
 ): FoundPending | undefined {
-  const live = liveEntries(session, now);
-  const found = live.find((e) => e.open.flowId === flowId);
-  if (!found) return undefined;
-  return { pending: found.open, rest: live.filter((e) => e !== found).map((e) => e.stored) };
+  // One loop, no closures or copies in between: this runs on every link login.
+  let found: Entry | undefined;
+  const rest: StoredPending[] = [];
+  for (const e of liveEntries(session, now)) {
+    if (found === undefined && e.open.flowId === flowId) found = e;
+    else rest.push(e.stored);
+  }
+  return found ? { pending: found.open, rest } : undefined;
 }
 
 /**

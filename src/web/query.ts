@@ -24,26 +24,32 @@ export function queryOf(url: string): Query {
 
 /** `name` in the query: its value, every value when it is repeated, `undefined` when absent. */
 export function queryValue(query: Query, name: string): string | string[] | undefined {
-  const all = typeof query === 'string' ? plainValues(query, name) : query.getAll(name);
+  if (typeof query === 'string') return plainValue(query, name);
+  const all = query.getAll(name);
   return all.length > 1 ? all : all[0];
 }
 
 /**
- * Every value of `name` in a plain query, in order: pairs end at `&`, a pair's name at its
- * first `=` (none: the empty value), empty pairs are skipped. Scanned in place, no pieces made.
+ * `name` in a plain query, as `queryValue` gives it: pairs end at `&`, a pair's name at its
+ * first `=` (none: the empty value), empty pairs are skipped. Scanned in place; a list is made
+ * only for a repeated name.
  */
-function plainValues(query: string, name: string): string[] {
-  const all: string[] = [];
+function plainValue(query: string, name: string): string | string[] | undefined {
+  let found: string | string[] | undefined;
   for (let start = 0; start < query.length;) {
     let end = query.indexOf('&', start);
     if (end < 0) end = query.length;
     if (end > start) {
       let eq = query.indexOf('=', start);
       if (eq < 0 || eq > end) eq = end;
-      if (eq - start === name.length && query.startsWith(name, start))
-        all.push(eq === end ? '' : query.slice(eq + 1, end));
+      if (eq - start === name.length && query.startsWith(name, start)) {
+        const value = eq === end ? '' : query.slice(eq + 1, end);
+        if (found === undefined) found = value;
+        else if (typeof found === 'string') found = [found, value];
+        else found.push(value);
+      }
     }
     start = end + 1;
   }
-  return all;
+  return found;
 }
