@@ -30,17 +30,17 @@ const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UN
  * @example
  * const agent = new Agent({ connections: 64 }).compose(retryUnsent);
  */
+export const retryUnsent: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
+  dispatch(options, new RetryUnsentHandler(dispatch, options, handler));
+
 /**
- * The rule above, for both handler interfaces: the connection was lost (ECONNRESET, EPIPE,
- * UND_ERR_SOCKET) before the request started, or while it was being written.
+ * The rule of `retryUnsent`, for both handler interfaces: the connection was lost
+ * (ECONNRESET, EPIPE, UND_ERR_SOCKET) before the request started, or while it was being written.
  */
 function lostUnsent(error: Error, started: boolean): boolean {
   const { code, syscall } = error as { code?: unknown; syscall?: unknown };
   return (!started || syscall === 'write') && typeof code === 'string' && CONNECTION_LOST.has(code);
 }
-
-export const retryUnsent: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
-  dispatch(options, new RetryUnsentHandler(dispatch, options, handler));
 
 class RetryUnsentHandler implements Dispatcher.DispatchHandler {
   readonly #dispatch: Dispatcher.Dispatch;

@@ -146,7 +146,8 @@ export function writeAnswer(
   body: string | undefined,
 ): void {
   // nosniff first, so a header of `given` by that name still wins (as a spread of both would);
-  // no merged copy of the headers, and no pair per header (own names only: a polluted prototype adds no header).
+  // no merged copy of the headers, and no pair per header (own names only: a polluted
+  // prototype adds no header).
   const reply = replyOf(res);
   if (reply) {
     reply.code(status);
