@@ -8,7 +8,7 @@ import { refusalOfLibrary, responseShape } from './responses.js';
 import { loadWebAuthn } from './webauthn.js';
 
 /**
- * Step 2 of a sign-in: checks the browser's answer against this session's challenge (taken
+ * Step 2 of a sign-in: checks the browser's answer against this browser's challenge (taken
  * once), the site's origin and RP ID, and the stored public key; the user handle must be the
  * credential's. A signature counter that did not move on is refused (a cloned authenticator),
  * except 0 -> 0 (synced passkeys keep none). On success the new counter is stored and the
@@ -19,7 +19,7 @@ export async function authenticationVerify(
   req: HttpRequest,
   body: unknown,
 ): Promise<PasskeyCredential> {
-  const challenge = await takeChallenge(ctx.store, req, 'login');
+  const challenge = await takeChallenge(ctx, req, 'login');
   const response = responseShape(body, 'signature') as AuthenticationResponseJSON | undefined;
   if (!response) throw passkeyRefusal('PASSKEY_INVALID', req, ctx.locale);
   const credential = await ctx.settings.credentials.find(response.id);

@@ -10,6 +10,8 @@ export interface PasskeyContext {
   store: FlowStore;
   /** The app's words for the refusals (the strategy's `pages`). */
   locale?: LocaleOptions | undefined;
+  /** The path of the challenge cookies: the passkey routes' (`<base>/passkey`), where they are sent. */
+  cookiePath: string;
   /** The key of user handles (from the strategy's secret). */
   handleKey: Buffer;
 }

@@ -1,5 +1,6 @@
 import type { HttpRequest } from '../web/request.js';
 import { CEREMONY_TIMEOUT_MS, keepChallenge } from './challenges.js';
+import type { CeremonyStart } from './challenges.js';
 import { userHandleOf } from './context.js';
 import type { PasskeyContext } from './context.js';
 import { readGrant } from './grant.js';
@@ -8,9 +9,9 @@ import { loadWebAuthn } from './webauthn.js';
 /**
  * Step 1 of a registration: the options for `navigator.credentials.create()`, for the user this
  * session's fresh link login verified (and no one else), with that user's passkeys excluded so a
- * device makes no second one. The challenge is kept for this session, once, two minutes.
+ * device makes no second one. The challenge is kept for this browser (its cookie), once, two minutes.
  */
-export async function registrationOptions(ctx: PasskeyContext, req: HttpRequest): Promise<unknown> {
+export async function registrationOptions(ctx: PasskeyContext, req: HttpRequest): Promise<CeremonyStart> {
   const grant = await readGrant(ctx.store, req);
   const { generateRegistrationOptions } = await loadWebAuthn();
   const existing = await ctx.settings.credentials.listByUser(grant.userId);
@@ -24,6 +25,5 @@ export async function registrationOptions(ctx: PasskeyContext, req: HttpRequest)
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
-  await keepChallenge(ctx.store, req, 'register', options.challenge);
-  return options;
+  return { options, cookie: await keepChallenge(ctx, 'register', options.challenge) };
 }

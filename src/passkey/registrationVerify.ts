@@ -11,7 +11,7 @@ import { refusalOfLibrary, responseShape } from './responses.js';
 import { loadWebAuthn } from './webauthn.js';
 
 /**
- * Step 2 of a registration: checks the browser's answer against this session's challenge (taken
+ * Step 2 of a registration: checks the browser's answer against this browser's challenge (taken
  * once), the site's origin and RP ID, and the grant of the fresh link login; saves the passkey
  * for that login's user, and spends the grant (one passkey per link login).
  */
@@ -20,7 +20,7 @@ export async function registrationVerify(
   req: HttpRequest,
   body: unknown,
 ): Promise<PasskeyCredential> {
-  const challenge = await takeChallenge(ctx.store, req, 'register');
+  const challenge = await takeChallenge(ctx, req, 'register');
   const grant = await readGrant(ctx.store, req);
   const response = responseShape(body, 'attestationObject') as RegistrationResponseJSON | undefined;
   if (!response) throw passkeyRefusal('PASSKEY_INVALID', req, ctx.locale);

@@ -9,7 +9,7 @@ import { writeAnswer } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';
 import { isSafeLocalPath, isSameOriginPost } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
+import { redirectSeeOther, requestCookie, sendJson, wantsJson } from '../web/request.js';
 import { authenticationOptions } from './authenticationOptions.js';
 import { authenticationVerify } from './authenticationVerify.js';
 import { PASSKEY_SCRIPT } from './browserScript.js';
@@ -38,8 +38,8 @@ export interface PasskeyLogIn {
   (req: HttpRequest, user: unknown): Promise<void>;
 }
 
-/** A JSON answer: status and body. */
-type Answer = [number, unknown];
+/** A JSON answer: status and body, and any headers more (a ceremony's cookie). */
+type Answer = [number, unknown] | [number, unknown, Record<string, string>];
 
 type Handler = (req: HttpRequest, res: ServerResponse, next: NextFunction) => void;
 
@@ -81,6 +81,7 @@ export function createPasskeyRoutes(
     settings,
     store: setup.store,
     locale: setup.pages,
+    cookiePath: `${base}/passkey`,
     handleKey: createHmac('sha256', setup.secrets.recordKey.key).update('passkey user handles v1').digest(),
   };
   registerManager(setup, settings.credentials);
@@ -111,7 +112,7 @@ export function createPasskeyRoutes(
           if (typeof req.body !== 'object' || req.body === null) req.body = {};
           return work(req);
         })
-        .then(([status, body]) => sendJson(res, status, body))
+        .then(([status, body, headers]) => sendJson(res, status, body, headers))
         .catch((err: unknown) => {
           if (!(err instanceof OtplessRequestError)) return next(err);
           onRefused?.(err.code);
@@ -149,7 +150,10 @@ export function createPasskeyRoutes(
         })
         .catch((err: unknown) => (err instanceof OtplessRequestError ? redirectSeeOther(res, nextOf(req)) : next(err)));
     },
-    registerOptions: json(async (req) => [200, await registrationOptions(ctx, req)]),
+    registerOptions: json(async (req) => {
+      const { options, cookie } = await registrationOptions(ctx, req);
+      return [200, options, { 'Set-Cookie': cookie }];
+    }),
     register: json(async (req) => {
       await registrationVerify(ctx, req, req.body);
       const redirect = nextOf(req);
@@ -171,7 +175,10 @@ export function createPasskeyRoutes(
         })
         .catch(next);
     },
-    loginOptions: json(async (req) => [200, await authenticationOptions(ctx, req)]),
+    loginOptions: json(async () => {
+      const { options, cookie } = await authenticationOptions(ctx);
+      return [200, options, { 'Set-Cookie': cookie }];
+    }),
     login: json(
       async (req) => {
         const credential = await authenticationVerify(ctx, req, req.body);
@@ -232,8 +239,7 @@ export function createPasskeyRoutes(
 
 /** True when this browser said "Not now" lately (its cookie). */
 function saidNotNow(req: HttpRequest): boolean {
-  const cookie = String(req.headers.cookie ?? '');
-  return cookie.split(';').some((part) => part.trim() === `${NOT_NOW_COOKIE}=1`);
+  return requestCookie(req, NOT_NOW_COOKIE) === '1';
 }
 
 /** A refusal of a POST that is not this site's own (or, for `json`, not JSON), else undefined. */

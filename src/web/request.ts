@@ -47,17 +47,31 @@ export function wantsJson(req: IncomingMessage): boolean {
   return !/\btext\/html\b/i.test(accept);
 }
 
+/** The value of the request's cookie `name` as sent (the first, if sent twice), or undefined. */
+export function requestCookie(req: IncomingMessage, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } as const;
+
 /**
- * Answers a JSON body with the given status (through the host: see src/web/host.ts). Never
- * stored by a cache: every answer is one person's (a passkey challenge, a send's masked number).
+ * Answers a JSON body with the given status (through the host: see src/web/host.ts), and any
+ * `headers` more (a passkey ceremony's cookie). Never stored by a cache: every answer is one
+ * person's (a passkey challenge, a send's masked number).
  */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  writeAnswer(
-    res,
-    status,
-    { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-    JSON.stringify(body),
-  );
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Readonly<Record<string, string>>,
+): void {
+  writeAnswer(res, status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, JSON.stringify(body));
 }
 
 /** Redirects with 303 (after a POST the browser follows with GET), without Express. */

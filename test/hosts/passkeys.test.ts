@@ -2,9 +2,10 @@
 // as its guide says (the mount's, the Fastify plugin's or the Nest module's one `passkeys`
 // option), over real sockets with the emulator on port 0: a link login by e-mail lands on the
 // offer; a passkey is made (the soft authenticator answers the browser's part); after logging out
-// the passkey signs the same user in with no message sent (in a new server-side session), and the
-// login record says so; a second browser with no link login is refused a registration. Also on
-// each: "Not now" remembered, a JSON client's link login answered in JSON, and the passkey
+// and asking for a link, the passkey signs the same user in with no message more sent (in a new
+// server-side session), and the login record says so; a second browser with no link login is
+// refused a registration. Also on each: the sign-in page's challenge (a cookie of its own) leaves
+// a send made at the same time whole, "Not now" remembered, a JSON client's link login answered in JSON, and the passkey
 // routes' body limit and media type whatever parsed the body first.
 import { describe, expect, it } from 'vitest';
 import { Browser } from '../examples/helpers/browser.js';
@@ -74,13 +75,22 @@ for (const host of HOSTS) {
       expect((await browser.postJson(host.logoutPath ?? '/logout', {})).status).toBe(200);
       expect(await me(host, browser)).toEqual({ user: null });
 
-      // (d) The passkey signs the same user in, and no message is sent.
+      // (d) A link asked for, then the passkey instead: it signs the same user in, and no message
+      // more is sent. (The send leaves an anonymous session, which the login must not keep.)
+      expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
       const outbox = suite.emulator().outbox().length;
       const signIn = await browser.get('/auth/sign-in');
       expect(signIn.status).toBe(200);
       expect(signIn.text).toContain('Sign in with a passkey');
+      const sessionBefore = await running.sessions.read(browser);
       const loginOptions = await browser.postJson('/auth/passkey/login-options', {});
       expect(loginOptions.status, loginOptions.text).toBe(200);
+      // The challenge is bound to this browser by a cookie of its own, not written to the session:
+      // the sign-in page asks for it as it opens, and a session save then would race the send's.
+      expect(loginOptions.headers.getSetCookie().find((c) => c.startsWith('otpless_passkey_login='))).toMatch(
+        /^otpless_passkey_login=[\w-]{22}; Max-Age=120; Path=\/auth\/passkey; HttpOnly; SameSite=Strict$/,
+      );
+      expect(await running.sessions.read(browser)).toEqual(sessionBefore);
       const { challenge, rpId } = loginOptions.json<{ challenge: string; rpId: string }>();
       expect(rpId).toBe('localhost');
       const answer = device.assert({ challenge, origin, rpId, counter: 0 });
@@ -124,6 +134,24 @@ for (const host of HOSTS) {
       expect(there.json()).toEqual({ signedIn: true, redirect: '/me?from=passkey' });
       expect(await me(host, other)).toEqual({ user: { id: to } });
       expect(suite.emulator().outbox().length).toBe(outbox);
+    });
+
+    it("the sign-in page's challenge, asked as the page opens, leaves a send made meanwhile whole", async () => {
+      const running = await suite.start(host, { passkeys: true });
+      const browser = new Browser(running.url);
+      const to = `${host.id}-race@example.com`;
+      // The page's script asks for a challenge as the page opens, and the person sends at once:
+      // both requests leave with no cookie, and the challenge's answer comes back last. Had it
+      // written the session, its cookie would replace the send's and the link would not sign in.
+      const pageScript = browser.fresh();
+      expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
+      expect((await pageScript.postJson('/auth/passkey/login-options', {})).status).toBe(200);
+      expect(Object.keys(pageScript.cookies())).toEqual(['otpless_passkey_login']);
+      for (const [name, value] of Object.entries(pageScript.cookies())) browser.setCookie(name, value);
+      const callback = await openLink(browser, linkTo(suite.emulator(), to));
+      expect(callback.status, callback.text).toBe(host.successStatus ?? 302);
+      expect(new URL(callback.location!).pathname).toBe('/auth/passkey');
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
     });
 
     it("the passkey routes take JSON only, within the mount's 16 KiB, on this host's body parsing", async () => {

@@ -1,6 +1,6 @@
 // A sign-in with a passkey checked on the server, with answers signed in Node as an authenticator
 // signs them: a good one goes through and moves the counter on; the challenge is single use and
-// this session's; a wrong origin or RP ID, an unknown passkey, another user's handle, a bad
+// this browser's (its cookie); a wrong origin or RP ID, an unknown passkey, another user's handle, a bad
 // signature and a counter that did not move on are each refused with their code; 0 -> 0 passes.
 import { describe, expect, it } from 'vitest';
 import { MemoryFlowStore } from '../../src/index.js';
@@ -16,7 +16,7 @@ const ORIGIN = 'http://localhost:3000';
 async function setUp(counter = 0) {
   const store = new MemoryFlowStore();
   const settings = checkPasskeyOptions('test', true, `${ORIGIN}/auth/callback`, store)!;
-  const ctx: PasskeyContext = { settings, store, handleKey: Buffer.alloc(32, 1) };
+  const ctx: PasskeyContext = { settings, store, cookiePath: '/auth/passkey', handleKey: Buffer.alloc(32, 1) };
   const device = new SoftAuthenticator();
   await settings.credentials.save({
     id: device.id,
@@ -29,8 +29,18 @@ async function setUp(counter = 0) {
     createdAt: 1,
   });
   const req = { headers: { 'accept-language': 'en' }, session: {} } as unknown as HttpRequest;
-  const challenge = async () => ((await authenticationOptions(ctx, req)) as { challenge: string }).challenge;
+  const challenge = async () => ((await startFor(ctx, req)) as { challenge: string }).challenge;
   return { ctx, device, req, challenge, settings };
+}
+
+/** Sign-in options for `req`, its cookie kept as the browser keeps it (for the next request). */
+async function startFor(ctx: PasskeyContext, req: HttpRequest): Promise<unknown> {
+  const { options, cookie } = await authenticationOptions(ctx);
+  expect(cookie).toMatch(
+    /^otpless_passkey_login=[\w-]{22}; Max-Age=120; Path=\/auth\/passkey; HttpOnly; SameSite=Strict$/,
+  );
+  req.headers.cookie = cookie.split(';')[0];
+  return options;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
@@ -65,13 +75,15 @@ describe('authenticationVerify', () => {
     });
   });
 
-  it("refuses an answer in another session than the challenge's", async () => {
+  it("refuses an answer in another browser than the challenge's, with or without a challenge of its own", async () => {
     const { ctx, device, challenge } = await setUp();
     const answer = device.assert({ challenge: await challenge(), origin: ORIGIN, rpId: 'localhost', counter: 0 });
     const other = { headers: {}, session: {} } as unknown as HttpRequest;
     expect(await refusal(authenticationVerify(ctx, other, answer))).toMatchObject({
       code: 'PASSKEY_CHALLENGE_EXPIRED',
     });
+    await startFor(ctx, other);
+    expect(await refusal(authenticationVerify(ctx, other, answer))).toMatchObject({ code: 'PASSKEY_INVALID' });
   });
 
   it('refuses a wrong origin and a wrong RP ID', async () => {
@@ -108,7 +120,7 @@ describe('authenticationVerify', () => {
     });
     expect(await refusal(authenticationVerify(ctx, req, handle))).toMatchObject({ code: 'PASSKEY_UNKNOWN' });
     const es = { headers: { 'accept-language': 'es' }, session: {} } as unknown as HttpRequest;
-    await authenticationOptions(ctx, es);
+    await startFor(ctx, es);
     expect((await refusal(authenticationVerify(ctx, es, unknown))).message).toContain('llave de acceso');
   });
 
