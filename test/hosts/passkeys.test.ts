@@ -5,8 +5,8 @@
 // and asking for a link, the passkey signs the same user in with no message more sent (in a new
 // server-side session), and the login record says so; a second browser with no link login is
 // refused a registration. Also on each: the sign-in page's challenge (a cookie of its own) leaves
-// a send made at the same time whole, "Not now" remembered, a JSON client's link login answered in JSON, and the passkey
-// routes' body limit and media type whatever parsed the body first.
+// a send made at the same time whole, "Not now" remembered, a JSON client's link login answered
+// in JSON, and the passkey routes' body limit and media type whatever parsed the body first.
 import { describe, expect, it } from 'vitest';
 import { Browser } from '../examples/helpers/browser.js';
 import type { Page } from '../examples/helpers/browser.js';

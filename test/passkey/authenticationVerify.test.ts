@@ -1,7 +1,8 @@
 // A sign-in with a passkey checked on the server, with answers signed in Node as an authenticator
 // signs them: a good one goes through and moves the counter on; the challenge is single use and
-// this browser's (its cookie); a wrong origin or RP ID, an unknown passkey, another user's handle, a bad
-// signature and a counter that did not move on are each refused with their code; 0 -> 0 passes.
+// this browser's (its cookie); a wrong origin or RP ID, an unknown passkey, another user's
+// handle, a bad signature and a counter that did not move on are each refused with their code;
+// 0 -> 0 passes.
 import { describe, expect, it } from 'vitest';
 import { MemoryFlowStore } from '../../src/index.js';
 import { authenticationOptions } from '../../src/passkey/authenticationOptions.js';
