@@ -161,9 +161,22 @@ export function writeAnswer(
   }
   res.statusCode = status;
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  for (const name of Object.keys(given)) res.setHeader(name, given[name] as string | number);
+  for (const name of Object.keys(given)) {
+    const value = given[name] as string | number;
+    res.setHeader(name, name === 'Set-Cookie' ? withEarlierCookies(res, String(value)) : value);
+  }
   res.setHeader('Content-Length', body === undefined ? 0 : Buffer.byteLength(body));
   res.end(body);
+}
+
+/**
+ * A cookie of the package added to those the app's own middleware set on this answer before
+ * (`res.cookie()`), never replacing them. (Fastify's `reply.header` adds a `set-cookie` itself.)
+ */
+function withEarlierCookies(res: ServerResponse, cookie: string): string | string[] {
+  const earlier = res.getHeader('Set-Cookie');
+  if (earlier === undefined) return cookie;
+  return [...(Array.isArray(earlier) ? earlier : [String(earlier)]), cookie];
 }
 
 /** A Fastify request as the package's handlers accept it (typed structurally). */

@@ -63,6 +63,11 @@ beforeAll(async () => {
   const app = express();
   app.use(expressSession({ secret: 'routes-session-secret', resave: false, saveUninitialized: false }));
   app.use(passport.session());
+  // An app's own cookie, set before the mount (asked for by a test with `x-set-theme`).
+  app.use((req, res, next) => {
+    if (req.headers['x-set-theme']) res.cookie('theme', 'dark', { path: '/' });
+    next();
+  });
   app.use(magicLinkRoutes(strategy, { passport, successRedirect: '/me', passkeys: { credentials, rpName: 'Routes' } }));
   app.get('/me', (req, res) => void res.json({ user: req.user ?? null, record: readLoginRecord(req) ?? null }));
   app.get('/payments', requireLowRisk(), (_req, res) => void res.json({ allowed: true }));
@@ -240,6 +245,21 @@ describe('a sign-in with a passkey', () => {
     });
     return browser.postJson('/auth/passkey/login', { ...answer, ...extra });
   }
+
+  it("sets its challenge cookie beside the app's own cookies of that answer, never instead of them", async () => {
+    const browser = new Browser(url);
+    const options = await browser.postJson('/auth/passkey/login-options', {}, { 'x-set-theme': '1' });
+    expect(options.status, options.text).toBe(200);
+    const cookies = options.headers.getSetCookie();
+    expect(cookies).toHaveLength(2);
+    expect(cookies[0]).toBe('theme=dark; Path=/');
+    expect(cookies[1]).toMatch(
+      /^otpless_passkey_login=[\w-]{22}; Max-Age=120; Path=\/auth\/passkey; HttpOnly; SameSite=Strict$/,
+    );
+    const later = await browser.postForm('/auth/passkey/not-now', {}, { 'x-set-theme': '1' });
+    expect(later.status).toBe(303);
+    expect(later.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['theme', 'otpless_passkey_later']);
+  });
 
   it('signs in with no message sent, via passkey in the profile and the record, returnTo honoured', async () => {
     const browser = new Browser(url);
