@@ -50,6 +50,9 @@ export async function createFastifyApp(
     // `secure` cookies never reach the browser over http: only over https.
     cookie: { secure: config.callbackUrl.startsWith('https:'), httpOnly: true, sameSite: 'lax', path: '/' },
     saveUninitialized: false,
+    // Not re-saved and re-sent on every request: the waiting page's poll, answered after the
+    // login, would put the session from before the login back in the browser.
+    rolling: false,
   });
   const session = passport.session() as (req: unknown, res: unknown, next: (err?: Error) => void) => void;
   app

@@ -98,6 +98,7 @@ export async function startFastifyApp(
       secret: 'e2e-fastify-session-secret-0123456789',
       cookie: { secure: false, path: '/' },
       saveUninitialized: false,
+      rolling: false, // as docs/frameworks.md says
     });
     await server.register(otplessFastify());
   } else {

@@ -100,6 +100,7 @@ async function startApp(emulator: Emulator, host: Host): Promise<RunningApp> {
       secret: 'passkey-fastify-session-secret-0123456789',
       cookie: { secure: false, path: '/' },
       saveUninitialized: false,
+      rolling: false, // as docs/frameworks.md says
     });
   } else {
     await app.register(fastifySecureSession, { key: Buffer.alloc(32, 9), cookie: { path: '/', httpOnly: true } });

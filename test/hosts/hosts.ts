@@ -256,6 +256,8 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
           secret: 'hosts-fastify-session-secret-0123456789',
           cookie: { secure: false, path: '/' },
           saveUninitialized: false,
+          // As docs/frameworks.md says: a poll answered after the login must not re-send the old session.
+          rolling: false,
           store,
         });
       } else {

@@ -6,7 +6,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { Browser } from '../examples/helpers/browser.js';
 import { linkTo, openLink } from '../examples/helpers/inbox.js';
 import { CLIENT, HOSTS } from './hosts.js';
-import type { RunningHost } from './hosts.js';
+import type { HostDefinition, RunningHost } from './hosts.js';
 
 // The status race: the waiting tab polls while the same browser opens the link in another tab.
 // The poll read its session before the login and the flow after the callback finished it: it
@@ -14,6 +14,13 @@ import type { RunningHost } from './hosts.js';
 // Each step here waits for an event of the flow store, never for a time.
 
 const JSON_ACCEPT = { accept: 'application/json' };
+
+/** `{ user }` of GET /me, however the host's app shows it (the id only). */
+async function me(host: HostDefinition, browser: Browser): Promise<unknown> {
+  if (host.me) return host.me(browser);
+  const { user } = (await browser.get('/me', JSON_ACCEPT)).json<{ user: { id: string } | null }>();
+  return { user: user && { id: user.id } };
+}
 
 /** A memory flow store whose next flow read waits until the flow was finished and the poll may go on. */
 class RacingStore implements FlowStore {
@@ -53,7 +60,20 @@ class RacingStore implements FlowStore {
     });
   }
 
+  /** Holds the next read of a flow until `until` (the poll then answers after everything else). */
+  holdNextRead(until: Promise<void>): void {
+    this.pollReached = new Promise((resolve) => (this.reached = resolve));
+    this.heldUntil = until;
+  }
+  private heldUntil: Promise<void> | undefined;
+
   async get(key: string): Promise<string | undefined> {
+    if (this.heldUntil && key.startsWith('flow:')) {
+      const until = this.heldUntil;
+      this.heldUntil = undefined;
+      this.reached?.();
+      await until;
+    }
     if (this.pollHeld && key.startsWith('flow:')) {
       this.pollHeld = undefined;
       this.reached?.();
@@ -91,7 +111,9 @@ afterEach(async () => {
 
 let counter = 0;
 
-for (const host of HOSTS.filter((h) => ['express5', 'fastify-session', 'fastify-secure-session'].includes(h.id))) {
+for (const host of HOSTS.filter((h) =>
+  ['express5', 'fastify-session', 'fastify-secure-session', 'nest-fastify'].includes(h.id),
+)) {
   describe(`${host.label} with ${host.session}: the status race`, () => {
     it('a poll overlapping a same-browser login never says nobody was signed in', async () => {
       const store = new RacingStore();
@@ -121,7 +143,30 @@ for (const host of HOSTS.filter((h) => ['express5', 'fastify-session', 'fastify-
       const reloaded = await browser.get('/auth/waiting');
       expect(reloaded.status).toBe(303);
       expect(reloaded.location).toMatch(/\/me$/);
-      expect((await browser.get('/me', JSON_ACCEPT)).json()).toEqual({ user: { id: to } });
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
+    });
+
+    it("a poll answered after the login's answer leaves the browser signed in", async () => {
+      const store = new RacingStore();
+      running = await host.start(emulator, { store });
+      const browser = new Browser(running.url);
+      const to = `late-poll-${host.id}-${(counter += 1)}@example.com`;
+      expect((await browser.postJson('/auth/magic-link', { email: to })).status).toBe(200);
+
+      // The waiting tab's poll has read its session (before the login) and waits on the flow
+      // store, while the other tab opens the link and is signed in; the poll answers last. A
+      // session library that saves and re-sends every session it loaded (@fastify/session's
+      // `rolling`, on by default) would put the pre-login session's cookie back in the browser.
+      let release!: () => void;
+      store.holdNextRead(new Promise<void>((resolve) => (release = resolve)));
+      const poll = browser.get('/auth/status', JSON_ACCEPT);
+      await store.pollReached;
+      const callback = await openLink(browser, linkTo(emulator, to));
+      expect(callback.status, callback.text).toBe(host.successStatus ?? 302);
+      release();
+      expect((await poll).status).toBe(200);
+
+      expect(await me(host, browser)).toEqual({ user: { id: to } });
     });
 
     it('a flow lost from the store still reads as expired', async () => {
