@@ -11,7 +11,9 @@ import type { HostDefinition, RunningHost } from './hosts.js';
 // The status race: the waiting tab polls while the same browser opens the link in another tab.
 // The poll read its session before the login and the flow after the callback finished it: it
 // answered `expired`, and the waiting tab said "Nobody was signed in" beside the signed-in tab.
-// Each step here waits for an event of the flow store, never for a time.
+// And a poll answered after the login's answer must not put the old session's cookie back (as
+// @fastify/session's default `rolling` did). Each step waits for an event of the flow store,
+// never for a time.
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
