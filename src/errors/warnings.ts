@@ -103,6 +103,14 @@ export const WARNINGS = {
       "real service; if it finds verifiedAt dates the sign-in, set tokenVerifiedAt: 'signIn' " +
       '(see docs/service-facts.md).',
   },
+  OTPLESS_SESSION_RESENT: {
+    doc: "the session plugin saved and sent again a session the waiting page's poll did not change (`@fastify/session`'s default `rolling: true`): a poll answered after a login in another tab puts the session from before the login back; register it with `rolling: false`",
+    message: () =>
+      "passport-otpless: the session plugin sent the session's cookie again on a waiting page's poll that " +
+      "changed nothing (@fastify/session's default rolling: true). A poll answered after a login in another " +
+      'tab then puts the session from before the login back in the browser (signed out again). Register ' +
+      '@fastify/session with rolling: false (see docs/frameworks.md).',
+  },
   OTPLESS_SCANNER_SIGNS_IN: {
     doc: "a strategy was made with `crossDevice: 'accept'` and no `confirm: true`: a mail scanner's GET of a link signs the scanner in and spends the code; add `confirm: true` or keep `'handoff'`",
     message: () =>

@@ -6,6 +6,7 @@ import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { sendJson } from '../web/request.js';
+import { watchSessionResent } from './sessionResent.js';
 import { forgetWaiting } from './waitingRecord.js';
 
 /** The body of `strategy.status()`. */
@@ -44,6 +45,9 @@ export function createStatusRoute(settings: LoginSetup): HostHandler<HttpRequest
   return (...given: HostArgs<HttpRequest>) => {
     const [req, res, next] = nodeArgs(...given);
     // sendJson says `Cache-Control: no-store`, as every JSON answer of the package.
-    flowStatusOf(settings, req).then((body) => sendJson(res, 200, body), next);
+    flowStatusOf(settings, req).then((body) => {
+      watchSessionResent(req, res);
+      sendJson(res, 200, body);
+    }, next);
   };
 }
