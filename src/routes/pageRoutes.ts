@@ -7,6 +7,7 @@ import type { PageContext } from '../web/pages.js';
 import { livePending } from '../session/pending.js';
 import { sessionOf } from '../session/session.js';
 import { isPhoneBrowser, serviceAppLink } from '../web/appLinks.js';
+import { queryOf, queryValue } from '../web/query.js';
 import type { HttpRequest } from '../web/request.js';
 import { redirectSeeOther, sendJson, wantsJson } from '../web/request.js';
 import { againChoices } from './againChoices.js';
@@ -48,7 +49,7 @@ export function showSignInPage(
   res: ServerResponse,
   refused?: { err: OtplessRequestError; values: Readonly<Record<string, unknown>> },
 ): Promise<void> {
-  const returnTo = refused ? refused.values.returnTo : queryValue(req, 'returnTo');
+  const returnTo = refused ? refused.values.returnTo : queryOnce(req, 'returnTo');
   const values = refused?.values ?? {};
   const text = (name: string): string => (typeof values[name] === 'string' ? values[name] : '');
   const field = refused?.err.field;
@@ -170,10 +171,8 @@ export function showErrorPage(
   return showPage(context(setup, req, res), view);
 }
 
-/** A query parameter given once, or `undefined`. */
-export function queryValue(req: HttpRequest, name: string): string | undefined {
-  const url = req.url ?? '';
-  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-  const values = new URLSearchParams(query).getAll(name);
-  return values.length === 1 ? values[0] : undefined;
+/** A query parameter given once, or `undefined`: read as the callback reads its query. */
+function queryOnce(req: HttpRequest, name: string): string | undefined {
+  const value = queryValue(queryOf(req.url ?? ''), name);
+  return typeof value === 'string' ? value : undefined;
 }
