@@ -6,8 +6,8 @@ import { nodeArgs } from '../web/host.js';
 import type { HostArgs, HostHandler } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { sendJson } from '../web/request.js';
-import { watchSessionResent } from './sessionResent.js';
 import { forgetWaiting } from './waitingRecord.js';
+import { watchSessionResent } from './warnings.js';
 
 /** The body of `strategy.status()`. */
 export interface FlowStatusBody {

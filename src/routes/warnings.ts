@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { replyOf } from '../web/host.js';
+import { answerCookies } from '../web/host.js';
 import type { HttpRequest } from '../web/request.js';
 import { warnOnce } from '../errors/warnings.js';
 
 /**
- * The three setup mistakes a first login meets and nothing else reports: each told once, to the
- * operator, where a developer looks (stderr, `process.on('warning')`), never to the visitor.
+ * The setup mistakes a login meets and nothing else reports: each told once, to the operator,
+ * where a developer looks (stderr, `process.on('warning')`), never to the visitor.
  */
 
 /**
@@ -36,9 +36,38 @@ export function warnIfOriginDiffers(req: HttpRequest, callbackUrl: string): void
 export function watchSessionCookie(req: HttpRequest, res: ServerResponse): void {
   if (req.headers.cookie !== undefined) return;
   res.once('finish', () => {
-    const reply = replyOf(res) as { getHeader?(name: string): unknown } | undefined;
-    const set = res.getHeader('set-cookie') ?? reply?.getHeader?.('set-cookie');
-    if (set !== undefined || res.statusCode >= 400) return;
+    if (answerCookies(res) !== undefined || res.statusCode >= 400) return;
     warnOnce('OTPLESS_SESSION_COOKIE_NOT_SET');
+  });
+}
+
+/** @fastify/session's session, as far as `watchSessionResent` reads it. */
+interface ServerSession {
+  isModified(): boolean;
+  encryptedSessionId: string;
+}
+
+/** Set once `watchSessionResent` has warned: no poll is watched after. */
+let resentSeen = false;
+
+/**
+ * Called as the status route answers a waiting page's poll: when the session is
+ * @fastify/session's, the poll changed nothing, and the answer still carries the session's cookie
+ * (its `rolling: true`, the default), warns once (`OTPLESS_SESSION_RESENT`). Such a re-sent cookie,
+ * answered after a login in another tab, puts the session from before the login back. The
+ * package cannot turn `rolling` off; the operator can.
+ */
+export function watchSessionResent(req: HttpRequest, res: ServerResponse): void {
+  if (resentSeen) return;
+  const session = req.session as Partial<ServerSession> | undefined;
+  if (typeof session?.isModified !== 'function' || typeof session.encryptedSessionId !== 'string') return;
+  if (session.isModified()) return;
+  const id = session.encryptedSessionId;
+  res.once('finish', () => {
+    const encoded = encodeURIComponent(id);
+    const resent = answerCookies(res)?.some((c) => c.includes(`=${encoded};`) || c.includes(`=${id};`));
+    if (resentSeen || !resent) return;
+    resentSeen = true;
+    warnOnce('OTPLESS_SESSION_RESENT');
   });
 }

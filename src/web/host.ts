@@ -174,9 +174,19 @@ export function writeAnswer(
  * (`res.cookie()`), never replacing them. (Fastify's `reply.header` adds a `set-cookie` itself.)
  */
 function withEarlierCookies(res: ServerResponse, cookie: string): string | string[] {
-  const earlier = res.getHeader('Set-Cookie');
-  if (earlier === undefined) return cookie;
-  return [...(Array.isArray(earlier) ? earlier : [String(earlier)]), cookie];
+  const earlier = answerCookies(res);
+  return earlier ? [...earlier, cookie] : cookie;
+}
+
+/**
+ * The `Set-Cookie` values of an answer so far, whoever set them: on the Node response, or on the
+ * Fastify reply that keeps its own headers. `undefined` when the answer sets no cookie header.
+ */
+export function answerCookies(res: ServerResponse): string[] | undefined {
+  const reply = replyOf(res) as { getHeader?(name: string): unknown } | undefined;
+  const set: unknown = res.getHeader('set-cookie') ?? reply?.getHeader?.('set-cookie');
+  if (set === undefined) return undefined;
+  return Array.isArray(set) ? set.map(String) : [String(set)];
 }
 
 /** A Fastify request as the package's handlers accept it (typed structurally). */
