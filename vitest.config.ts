@@ -38,7 +38,6 @@ export const ISOLATED = [
   'test/login/scannerWarning.test.ts',
   'test/strategy/MagicLinkStrategy.errorsSay.test.ts',
   'test/flow/handoff.sharedState.test.ts',
-  'test/routes/sessionResent.test.ts',
   // A process that built no strategy (no record key), and its warning once per process.
   'test/session/recordBinding.noKey.test.ts',
   // The host suite imports the built package for its NestJS app (one passport per process).

@@ -39,6 +39,8 @@ export type ScenarioOptions = Partial<Pick<MagicLinkStrategyOptions, 'confirm' |
    * `localhost` (a WebAuthn RP ID cannot be an IP address).
    */
   passkeys?: true;
+  /** @fastify/session's `rolling` (its own default, `true`); the guide's `false` when unset. Other hosts ignore it. */
+  rolling?: boolean;
 };
 
 /**
@@ -156,6 +158,13 @@ export interface HostDefinition {
   start(emulator: Emulator, options: ScenarioOptions): Promise<RunningHost>;
 }
 
+/** `{ user }` of GET /me, however the host's app shows it (the id only). */
+export async function signedIn(host: HostDefinition, browser: Browser): Promise<unknown> {
+  if (host.me) return host.me(browser);
+  const { user } = (await browser.get('/me', { accept: 'application/json' })).json<{ user: { id: string } | null }>();
+  return { user: user && { id: user.id } };
+}
+
 interface User {
   id: string;
 }
@@ -175,7 +184,7 @@ function mountOptions(options: ScenarioOptions): { passkeys?: true } {
 }
 
 function newStrategy(emulator: Emulator, url: string, given: ScenarioOptions): MagicLinkStrategy {
-  const { passkeys: _mount, ...options } = given;
+  const { passkeys: _mount, rolling: _session, ...options } = given;
   return new MagicLinkStrategy(
     {
       ...CLIENT,
@@ -257,7 +266,7 @@ function fastifyHost(sessionKind: '@fastify/session' | '@fastify/secure-session'
           cookie: { secure: false, path: '/' },
           saveUninitialized: false,
           // As docs/frameworks.md says: a poll answered after the login must not re-send the old session.
-          rolling: false,
+          rolling: options.rolling ?? false,
           store,
         });
       } else {

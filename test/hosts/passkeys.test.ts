@@ -12,20 +12,12 @@ import { Browser } from '../examples/helpers/browser.js';
 import type { Page } from '../examples/helpers/browser.js';
 import { linkTo, openLink } from '../examples/helpers/inbox.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
-import { HOSTS } from './hosts.js';
+import { HOSTS, signedIn } from './hosts.js';
 import { useHostSuite } from './suite.js';
-import type { HostDefinition } from './hosts.js';
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
 const suite = useHostSuite();
-
-/** `{ user }` of GET /me, however the host's app shows it (the id only). */
-async function me(host: HostDefinition, browser: Browser): Promise<unknown> {
-  if (host.me) return host.me(browser);
-  const { user } = (await browser.get('/me', JSON_ACCEPT)).json<{ user: { id: string } | null }>();
-  return { user: user && { id: user.id } };
-}
 
 const code = (page: Page): string => page.json<{ error: { code: string } }>().error.code;
 
@@ -45,7 +37,7 @@ for (const host of HOSTS) {
       const callback = await openLink(browser, linkTo(suite.emulator(), to));
       expect(callback.status, callback.text).toBe(host.successStatus ?? 302);
       expect(new URL(callback.location!).pathname).toBe('/auth/passkey');
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
 
       // (b) The offer, and a passkey made for this user.
       const offer = await browser.get(callback.location!);
@@ -73,7 +65,7 @@ for (const host of HOSTS) {
 
       // (c) Logged out.
       expect((await browser.postJson(host.logoutPath ?? '/logout', {})).status).toBe(200);
-      expect(await me(host, browser)).toEqual({ user: null });
+      expect(await signedIn(host, browser)).toEqual({ user: null });
 
       // (d) A link asked for, then the passkey instead: it signs the same user in, and no message
       // more is sent. (The send leaves an anonymous session, which the login must not keep.)
@@ -101,7 +93,7 @@ for (const host of HOSTS) {
       if (anonymous !== '') expect(running.sessions.id(browser)).not.toBe(anonymous);
       expect(login.json()).toEqual({ signedIn: true, redirect: '/me' });
       expect(suite.emulator().outbox().length).toBe(outbox);
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
       // The login record says how: a passkey, with what the link login verified.
       const record = (await running.sessions.read(browser)).otpless;
       expect(record).toMatchObject({ id: to, via: 'passkey', verified: ['EMAIL'] });
@@ -119,7 +111,7 @@ for (const host of HOSTS) {
       const refused = await other.postJson('/auth/passkey/register-options', {});
       expect(refused.status).toBe(403);
       expect(code(refused)).toBe('PASSKEY_NOT_ALLOWED');
-      expect(await me(host, other)).toEqual({ user: null });
+      expect(await signedIn(host, other)).toEqual({ user: null });
       // Another site's page can start no ceremony.
       const crossSite = await other.postJson('/auth/passkey/login-options', {}, { origin: 'https://evil.example' });
       expect(crossSite.status).toBe(403);
@@ -132,7 +124,7 @@ for (const host of HOSTS) {
       });
       expect(there.status, there.text).toBe(200);
       expect(there.json()).toEqual({ signedIn: true, redirect: '/me?from=passkey' });
-      expect(await me(host, other)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, other)).toEqual({ user: { id: to } });
       expect(suite.emulator().outbox().length).toBe(outbox);
     });
 
@@ -151,7 +143,7 @@ for (const host of HOSTS) {
       const callback = await openLink(browser, linkTo(suite.emulator(), to));
       expect(callback.status, callback.text).toBe(host.successStatus ?? 302);
       expect(new URL(callback.location!).pathname).toBe('/auth/passkey');
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
     });
 
     it("the passkey routes take JSON only, within the mount's 16 KiB, on this host's body parsing", async () => {
@@ -180,7 +172,7 @@ for (const host of HOSTS) {
       const answer = await browser.get(redirect.location!, JSON_ACCEPT);
       expect(answer.status, answer.text).toBe(200);
       expect(answer.json()).toEqual({ signedIn: true, redirect: '/me' });
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
     });
 
     it('"Not now" on the offer goes on to /me, and the browser is not offered again', async () => {
@@ -202,13 +194,13 @@ for (const host of HOSTS) {
         /otpless_passkey_later=1; Max-Age=2592000; Path=\/; HttpOnly/,
       );
       expect(browser.cookies().otpless_passkey_later).toBe('1');
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
       expect(code(await browser.postJson('/auth/passkey/register-options', {}))).toBe('PASSKEY_NOT_ALLOWED');
       // The next link login in this browser goes straight on.
       const next = await linkLogin();
       expect(next.status).toBe(host.successStatus ?? 302);
       expect(new URL(next.location!).pathname).toBe('/me');
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
     });
   });
 }

@@ -5,8 +5,8 @@ import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { Browser } from '../examples/helpers/browser.js';
 import { linkTo, openLink } from '../examples/helpers/inbox.js';
-import { CLIENT, HOSTS } from './hosts.js';
-import type { HostDefinition, RunningHost } from './hosts.js';
+import { CLIENT, HOSTS, signedIn } from './hosts.js';
+import type { RunningHost } from './hosts.js';
 
 // The status race: the waiting tab polls while the same browser opens the link in another tab.
 // The poll read its session before the login and the flow after the callback finished it: it
@@ -16,13 +16,6 @@ import type { HostDefinition, RunningHost } from './hosts.js';
 // never for a time.
 
 const JSON_ACCEPT = { accept: 'application/json' };
-
-/** `{ user }` of GET /me, however the host's app shows it (the id only). */
-async function me(host: HostDefinition, browser: Browser): Promise<unknown> {
-  if (host.me) return host.me(browser);
-  const { user } = (await browser.get('/me', JSON_ACCEPT)).json<{ user: { id: string } | null }>();
-  return { user: user && { id: user.id } };
-}
 
 /** A memory flow store whose next flow read waits until the flow was finished and the poll may go on. */
 class RacingStore implements FlowStore {
@@ -145,7 +138,7 @@ for (const host of HOSTS.filter((h) =>
       const reloaded = await browser.get('/auth/waiting');
       expect(reloaded.status).toBe(303);
       expect(reloaded.location).toMatch(/\/me$/);
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
     });
 
     it("a poll answered after the login's answer leaves the browser signed in", async () => {
@@ -168,7 +161,7 @@ for (const host of HOSTS.filter((h) =>
       release();
       expect((await poll).status).toBe(200);
 
-      expect(await me(host, browser)).toEqual({ user: { id: to } });
+      expect(await signedIn(host, browser)).toEqual({ user: { id: to } });
     });
 
     it('a flow lost from the store still reads as expired', async () => {
