@@ -19,7 +19,7 @@ export async function authenticationVerify(
   req: HttpRequest,
   body: unknown,
 ): Promise<PasskeyCredential> {
-  const challenge = await takeChallenge(ctx, req, 'login');
+  const challenge = await takeChallenge(ctx, req, 'login', body);
   const response = responseShape(body, 'signature') as AuthenticationResponseJSON | undefined;
   if (!response) throw passkeyRefusal('PASSKEY_INVALID', req, ctx.locale);
   const credential = await ctx.settings.credentials.find(response.id);

@@ -25,5 +25,5 @@ export async function registrationOptions(ctx: PasskeyContext, req: HttpRequest)
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
-  return { options, cookie: await keepChallenge(ctx, 'register', options.challenge) };
+  return { options, cookie: await keepChallenge(ctx, req, 'register', options.challenge) };
 }

@@ -20,7 +20,7 @@ export async function registrationVerify(
   req: HttpRequest,
   body: unknown,
 ): Promise<PasskeyCredential> {
-  const challenge = await takeChallenge(ctx, req, 'register');
+  const challenge = await takeChallenge(ctx, req, 'register', body);
   const grant = await readGrant(ctx.store, req);
   const response = responseShape(body, 'attestationObject') as RegistrationResponseJSON | undefined;
   if (!response) throw passkeyRefusal('PASSKEY_INVALID', req, ctx.locale);

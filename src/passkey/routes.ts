@@ -175,8 +175,8 @@ export function createPasskeyRoutes(
         })
         .catch(next);
     },
-    loginOptions: json(async () => {
-      const { options, cookie } = await authenticationOptions(ctx);
+    loginOptions: json(async (req) => {
+      const { options, cookie } = await authenticationOptions(ctx, req);
       return [200, options, { 'Set-Cookie': cookie }];
     }),
     login: json(

@@ -4,7 +4,7 @@
 // offer; a passkey is made (the soft authenticator answers the browser's part); after logging out
 // and asking for a link, the passkey signs the same user in with no message more sent (in a new
 // server-side session), and the login record says so; a second browser with no link login is
-// refused a registration. Also on each: the sign-in page's challenge (a cookie of its own) leaves
+// refused a registration, and signs in from the first of two open tabs. Also on each: the sign-in page's challenge (a cookie of its own) leaves
 // a send made at the same time whole, "Not now" remembered, a JSON client's link login answered
 // in JSON, and the passkey routes' body limit and media type whatever parsed the body first.
 import { describe, expect, it } from 'vitest';
@@ -116,10 +116,16 @@ for (const host of HOSTS) {
       const crossSite = await other.postJson('/auth/passkey/login-options', {}, { origin: 'https://evil.example' });
       expect(crossSite.status).toBe(403);
       expect(code(crossSite)).toBe('CROSS_SITE');
-      // The same passkey (synced) signs in there too, and returnTo is honoured.
-      const otherOptions = (await other.postJson('/auth/passkey/login-options', {})).json<{ challenge: string }>();
+      // The same passkey (synced) signs in there too, from the first of two open tabs of the
+      // sign-in page (the second asked for a challenge of its own since), and returnTo is honoured.
+      const firstTab = (await other.postJson('/auth/passkey/login-options', {})).json<{ challenge: string }>();
+      const secondTab = await other.postJson('/auth/passkey/login-options', {});
+      expect(secondTab.status, secondTab.text).toBe(200);
+      expect(secondTab.headers.getSetCookie().find((c) => c.startsWith('otpless_passkey_login='))).toMatch(
+        /^otpless_passkey_login=[\w-]{22}\.[\w-]{22}; /,
+      );
       const there = await other.postJson('/auth/passkey/login', {
-        ...device.assert({ challenge: otherOptions.challenge, origin, rpId, counter: 0 }),
+        ...device.assert({ challenge: firstTab.challenge, origin, rpId, counter: 0 }),
         returnTo: '/me?from=passkey',
       });
       expect(there.status, there.text).toBe(200);

@@ -1,6 +1,6 @@
 // A sign-in with a passkey checked on the server, with answers signed in Node as an authenticator
 // signs them: a good one goes through and moves the counter on; the challenge is single use and
-// this browser's (its cookie); a wrong origin or RP ID, an unknown passkey, another user's
+// this browser's (its cookie), and each open tab keeps its own; a wrong origin or RP ID, an unknown passkey, another user's
 // handle, a bad signature and a counter that did not move on are each refused with their code;
 // 0 -> 0 passes.
 import { describe, expect, it } from 'vitest';
@@ -36,9 +36,9 @@ async function setUp(counter = 0) {
 
 /** Sign-in options for `req`, its cookie kept as the browser keeps it (for the next request). */
 async function startFor(ctx: PasskeyContext, req: HttpRequest): Promise<unknown> {
-  const { options, cookie } = await authenticationOptions(ctx);
+  const { options, cookie } = await authenticationOptions(ctx, req);
   expect(cookie).toMatch(
-    /^otpless_passkey_login=[\w-]{22}; Max-Age=120; Path=\/auth\/passkey; HttpOnly; SameSite=Strict$/,
+    /^otpless_passkey_login=[\w-]{22}(\.[\w-]{22}){0,3}; Max-Age=120; Path=\/auth\/passkey; HttpOnly; SameSite=Strict$/,
   );
   req.headers.cookie = cookie.split(';')[0];
   return options;
@@ -84,7 +84,55 @@ describe('authenticationVerify', () => {
       code: 'PASSKEY_CHALLENGE_EXPIRED',
     });
     await startFor(ctx, other);
-    expect(await refusal(authenticationVerify(ctx, other, answer))).toMatchObject({ code: 'PASSKEY_INVALID' });
+    expect(await refusal(authenticationVerify(ctx, other, answer))).toMatchObject({
+      code: 'PASSKEY_CHALLENGE_EXPIRED',
+    });
+  });
+
+  it('keeps a challenge per open tab: each answers its own, in any order, and the first takes no other', async () => {
+    const { ctx, device, req, challenge } = await setUp();
+    // Two tabs of the sign-in page, one browser: the second asks with the first's cookie.
+    const first = await challenge();
+    const second = await challenge();
+    expect(String(req.headers.cookie).split('=')[1]?.split('.')).toHaveLength(2);
+    const sign = (c: string) => device.assert({ challenge: c, origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    expect((await authenticationVerify(ctx, req, sign(first))).userId).toBe('ana@example.com');
+    expect((await authenticationVerify(ctx, req, sign(second))).userId).toBe('ana@example.com');
+    expect(await refusal(authenticationVerify(ctx, req, sign(first)))).toMatchObject({
+      code: 'PASSKEY_CHALLENGE_EXPIRED',
+    });
+  });
+
+  it('keeps the newest four challenges of a browser: an older one is PASSKEY_CHALLENGE_EXPIRED', async () => {
+    const { ctx, device, req, challenge } = await setUp();
+    const given: string[] = [];
+    for (let i = 0; i < 5; i++) given.push(await challenge());
+    expect(String(req.headers.cookie).split('=')[1]?.split('.')).toHaveLength(4);
+    const sign = (c: string) => device.assert({ challenge: c, origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    expect(await refusal(authenticationVerify(ctx, req, sign(given[0]!)))).toMatchObject({
+      code: 'PASSKEY_CHALLENGE_EXPIRED',
+    });
+    expect((await authenticationVerify(ctx, req, sign(given[1]!))).userId).toBe('ana@example.com');
+  });
+
+  it('refuses an answer naming no challenge as PASSKEY_INVALID, and spends none', async () => {
+    const { ctx, device, req, challenge } = await setUp();
+    const given = await challenge();
+    const good = device.assert({ challenge: given, origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    const response = (good as { response: Record<string, unknown> }).response;
+    for (const clientDataJSON of [
+      undefined,
+      7,
+      'not base64 json',
+      Buffer.from('{"type":"webauthn.get"}').toString('base64url'),
+    ]) {
+      const blind = { ...good, response: { ...response, clientDataJSON } };
+      expect(await refusal(authenticationVerify(ctx, req, blind))).toMatchObject({
+        code: 'PASSKEY_INVALID',
+        status: 400,
+      });
+    }
+    expect((await authenticationVerify(ctx, req, good)).userId).toBe('ana@example.com');
   });
 
   it('refuses a wrong origin and a wrong RP ID', async () => {
@@ -121,8 +169,9 @@ describe('authenticationVerify', () => {
     });
     expect(await refusal(authenticationVerify(ctx, req, handle))).toMatchObject({ code: 'PASSKEY_UNKNOWN' });
     const es = { headers: { 'accept-language': 'es' }, session: {} } as unknown as HttpRequest;
-    await startFor(ctx, es);
-    expect((await refusal(authenticationVerify(ctx, es, unknown))).message).toContain('llave de acceso');
+    const esChallenge = ((await startFor(ctx, es)) as { challenge: string }).challenge;
+    const unknownEs = stranger.assert({ challenge: esChallenge, origin: ORIGIN, rpId: 'localhost', counter: 0 });
+    expect((await refusal(authenticationVerify(ctx, es, unknownEs))).message).toContain('llave de acceso');
   });
 
   it('refuses a signature of another key as PASSKEY_INVALID, and a malformed body', async () => {
