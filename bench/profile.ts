@@ -34,7 +34,7 @@ const { values } = parseArgs({
     /**
      * Sample with Linux perf (cpu-clock, on-CPU time only) instead of V8's profiler, whose samples
      * are wall time: on a loaded machine, time the app spends preempted lands on whatever it ran.
-     * Writes perf's data to --out (read it with `perf report -i` or bench/support/perfSummary.py).
+     * Writes perf's data to --out (read it with `perf report -i FILE --no-children --sort dso,sym`).
      */
     perf: { type: 'boolean', default: false },
   },
