@@ -1,5 +1,5 @@
 import { sha256Base64url } from '../crypto.js';
-import { requestCookie } from '../web/request.js';
+import { ownFields, requestCookie } from '../web/request.js';
 import type { HttpRequest } from '../web/request.js';
 import type { PasskeyContext } from './context.js';
 import { passkeyRefusal } from './refusals.js';
@@ -92,8 +92,7 @@ function waitingIds(req: HttpRequest, kind: CeremonyKind): string[] {
  * find which of this browser's challenges it answers: the library checks the rest.
  */
 function answeredChallenge(body: unknown): string | undefined {
-  const response = ownValue(body, 'response');
-  const clientData = ownValue(response, 'clientDataJSON');
+  const clientData = ownFields(ownFields(body).response).clientDataJSON;
   if (typeof clientData !== 'string' || clientData.length > 4096) return undefined;
   let parsed: unknown;
   try {
@@ -101,15 +100,8 @@ function answeredChallenge(body: unknown): string | undefined {
   } catch {
     return undefined;
   }
-  const challenge = ownValue(parsed, 'challenge');
+  const { challenge } = ownFields(parsed);
   return typeof challenge === 'string' && CHALLENGE.test(challenge) ? challenge : undefined;
-}
-
-/** A member an object holds itself (never one a polluted prototype lends). */
-function ownValue(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
 }
 
 /** A challenge's id: a digest of it, so an answer names its own (22 characters, as the cookie holds). */
