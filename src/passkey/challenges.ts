@@ -1,4 +1,4 @@
-import { sha256Base64url } from '../crypto.js';
+import { createHash } from 'node:crypto';
 import { ownFields, requestCookie } from '../web/request.js';
 import type { HttpRequest } from '../web/request.js';
 import type { PasskeyContext } from './context.js';
@@ -106,7 +106,7 @@ function answeredChallenge(body: unknown): string | undefined {
 
 /** A challenge's id: a digest of it, so an answer names its own (22 characters, as the cookie holds). */
 function challengeId(challenge: string): string {
-  return sha256Base64url(`passkey challenge\0${challenge}`).slice(0, 22);
+  return createHash('sha256').update(`passkey challenge\0${challenge}`).digest('base64url').slice(0, 22);
 }
 
 function challengeKey(id: string): string {
