@@ -61,17 +61,29 @@ export class Transport {
    * @param path request path (with query string for authorize)
    * @param sensitive the code or token this call carries (raw), redacted from errors in all its forms
    */
-  async send<T>(
+  send<T>(
     route: Route,
     path: string,
     body: string | undefined,
     shape: Check<T>,
     sensitive: readonly string[],
   ): Promise<T> {
-    // Awaited, not returned: an async function that returns a promise settles two turns later.
-    if (!tracingServiceCalls()) return await this.#send(route, path, body, shape, sensitive);
-    // A span for APMs: endpoint, status, the service's error code and the duration; no URL
-    // (the authorize call's query holds the secret) and no body.
+    // No span asked for: the request's own promise, with no async layer (a promise, a turn) around it.
+    if (!tracingServiceCalls()) return this.#send(route, path, body, shape, sensitive);
+    return this.#traced(route, path, body, shape, sensitive);
+  }
+
+  /**
+   * `#send` in a span for APMs: endpoint, status, the service's error code and the duration; no
+   * URL (the authorize call's query holds the secret) and no body.
+   */
+  async #traced<T>(
+    route: Route,
+    path: string,
+    body: string | undefined,
+    shape: Check<T>,
+    sensitive: readonly string[],
+  ): Promise<T> {
     const context: ServiceCallContext = { endpoint: route.endpoint };
     const started = performance.now();
     let result: T | undefined;
@@ -123,8 +135,18 @@ export class Transport {
       }
       const { statusCode } = response;
       if (statusCode < 200 || statusCode > 299) throw await this.#apiError(route, response, sensitive);
-
-      const text = await this.#readBody(route, response, deadline, sensitive);
+      // A body announced larger than the cap is not read at all (undici caps chunked ones).
+      if (this.#announcedTooLarge(response)) {
+        response.body.destroy();
+        throw this.#tooLarge(route, statusCode);
+      }
+      let text: string;
+      try {
+        text = await response.body.text();
+      } catch (err) {
+        if (isTooLarge(err)) throw this.#tooLarge(route, statusCode);
+        throw this.#failure(route, err, deadline.aborted, sensitive);
+      }
       return decodeBody(route.endpoint, statusCode, text, shape, () => this.#secretsWith(sensitive));
     } finally {
       deadline.clear();
@@ -138,28 +160,10 @@ export class Transport {
     await this.#agent.close();
   }
 
-  /** A body announced larger than the cap is not read at all (undici caps chunked ones). */
+  /** True when the answer announces a body larger than the cap. */
   #announcedTooLarge(response: Dispatcher.ResponseData): boolean {
     const declared = response.headers['content-length'];
     return typeof declared === 'string' && Number(declared) > this.#maxResponseBytes;
-  }
-
-  async #readBody(
-    route: Route,
-    response: Dispatcher.ResponseData,
-    deadline: Deadline,
-    sensitive: readonly string[],
-  ): Promise<string> {
-    if (this.#announcedTooLarge(response)) {
-      response.body.destroy();
-      throw this.#tooLarge(route, response.statusCode);
-    }
-    try {
-      return await response.body.text();
-    } catch (err) {
-      if (isTooLarge(err)) throw this.#tooLarge(route, response.statusCode);
-      throw this.#failure(route, err, deadline.aborted, sensitive);
-    }
   }
 
   async #apiError(
