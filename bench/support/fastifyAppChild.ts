@@ -94,6 +94,8 @@ async function startStrategyApp(mount: boolean): Promise<{ url: string; stop: ()
     stop: async () => {
       server.closeAllConnections();
       await app.close();
+      // Fastify closes only a server it listened on itself; this one listened here (serverFactory).
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await strategy.client.close();
     },
   };
@@ -139,6 +141,8 @@ async function startBareApp(): Promise<{ url: string; stop: () => Promise<void> 
     stop: async () => {
       server.closeAllConnections();
       await app.close();
+      // Fastify closes only a server it listened on itself; this one listened here (serverFactory).
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await agent.close();
     },
   };
@@ -215,6 +219,8 @@ async function startBarePassportApp(): Promise<{ url: string; stop: () => Promis
     stop: async () => {
       server.closeAllConnections();
       await app.close();
+      // Fastify closes only a server it listened on itself; this one listened here (serverFactory).
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await agent.close();
     },
   };

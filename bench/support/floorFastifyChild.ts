@@ -74,6 +74,8 @@ serveCommands(
   async () => {
     server.closeAllConnections();
     await app.close();
+    // Fastify closes only a server it listened on itself; this one listened here (serverFactory).
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     await floor.close();
   },
 );
