@@ -70,28 +70,23 @@ export class Transport {
   ): Promise<T> {
     // No span asked for: the request's own promise, with no async layer (a promise, a turn) around it.
     if (!tracingServiceCalls()) return this.#send(route, path, body, shape, sensitive);
-    return this.#traced(route, path, body, shape, sensitive);
+    return this.#traced(route.endpoint, () => this.#send(route, path, body, shape, sensitive));
   }
 
   /**
-   * `#send` in a span for APMs: endpoint, status, the service's error code and the duration; no
-   * URL (the authorize call's query holds the secret) and no body.
+   * `call` (the request, started inside the span) in a span for APMs: endpoint, status, the
+   * service's error code and the duration; no URL (the authorize call's query holds the secret)
+   * and no body.
    */
-  async #traced<T>(
-    route: Route,
-    path: string,
-    body: string | undefined,
-    shape: Check<T>,
-    sensitive: readonly string[],
-  ): Promise<T> {
-    const context: ServiceCallContext = { endpoint: route.endpoint };
+  async #traced<T>(endpoint: EndpointName, call: () => Promise<T>): Promise<T> {
+    const context: ServiceCallContext = { endpoint };
     const started = performance.now();
     let result: T | undefined;
     // The traced function resolves to nothing: tracePromise would put its value (the answer,
     // with the login's token) on the context every listener sees.
     await serviceCallTracing.tracePromise(async () => {
       try {
-        result = await this.#send(route, path, body, shape, sensitive);
+        result = await call();
         context.status = 200; // a 2xx the shape accepted
       } catch (err) {
         const failed = err as { status?: unknown; errorCode?: unknown };
