@@ -9,7 +9,7 @@ import { writeAnswer } from '../web/host.js';
 import { translatorFor } from '../web/messages/index.js';
 import { isSafeLocalPath, isSameOriginPost } from '../web/origin.js';
 import type { HttpRequest, NextFunction } from '../web/request.js';
-import { redirectSeeOther, requestCookie, sendJson, wantsJson } from '../web/request.js';
+import { mediaType, redirectSeeOther, requestCookie, sendJson, wantsJson } from '../web/request.js';
 import { authenticationOptions } from './authenticationOptions.js';
 import { authenticationVerify } from './authenticationVerify.js';
 import { PASSKEY_SCRIPT } from './browserScript.js';
@@ -246,10 +246,7 @@ function saidNotNow(req: HttpRequest): boolean {
 function checkPost(req: HttpRequest, callbackUrl: string, json: boolean): OtplessRequestError | undefined {
   const { t } = translatorFor(req);
   if (!isSameOriginPost(req, callbackUrl)) return new OtplessRequestError(403, 'CROSS_SITE', t('failure.CROSS_SITE'));
-  const type = String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
+  const type = mediaType(req);
   if (json && type !== 'application/json') {
     return new OtplessRequestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the passkey answer as application/json.');
   }

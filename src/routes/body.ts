@@ -1,5 +1,6 @@
 import { OtplessRequestError } from '../errors/index.js';
 import type { HttpRequest } from '../web/request.js';
+import { mediaType } from '../web/request.js';
 
 /** A form or JSON body of a sign-in is a few hundred bytes: anything past this is refused. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -21,10 +22,7 @@ export async function readBodyIfNeeded(req: HttpRequest): Promise<void> {
     if (parsedSize(req) > MAX_BODY_BYTES) throw tooLargeError();
     return;
   }
-  const type = String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
+  const type = mediaType(req);
   if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') return;
   const text = await readText(req);
   if (type === 'application/x-www-form-urlencoded') {

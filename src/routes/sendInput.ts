@@ -7,7 +7,7 @@ import type { LimitedDestination } from '../login/sendLimits.js';
 import { serviceFailure, serviceFieldOf, statusForServiceError } from '../login/failures.js';
 import type { MessageKey } from '../web/messages/index.js';
 import type { HttpRequest } from '../web/request.js';
-import { ownFields } from '../web/request.js';
+import { mediaType, ownFields } from '../web/request.js';
 import { MAGIC_LINK_CHANNELS } from '../wire/endpoints.js';
 import type { MagicLinkChannel } from '../wire/types.js';
 
@@ -115,11 +115,7 @@ function emailProblemKey(typed: string, problem: EmailProblem): MessageKey {
 function readBody(req: HttpRequest, t: Say): Record<string, unknown> {
   // Own fields only: a polluted Object.prototype.email is no address.
   if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return ownFields(req.body);
-  // The media type alone, without parameters: `application/json-seq` is not JSON.
-  const type = String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
+  const type = mediaType(req);
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (req.body === undefined && hasBody) {
     // Reached only when send() runs for a method other than POST or PUT (mounted with app.use,

@@ -47,6 +47,17 @@ export function wantsJson(req: IncomingMessage): boolean {
   return !/\btext\/html\b/i.test(accept);
 }
 
+/**
+ * The request's media type alone, in lower case, without parameters (`charset=...`): so
+ * `application/json-seq` is not `application/json`. '' when none is given.
+ */
+export function mediaType(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+}
+
 /** The value of the request's cookie `name` as sent (the first, if sent twice), or undefined. */
 export function requestCookie(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
